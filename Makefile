@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# LEON3 perf PMU: top-level build.  `make help` lists the targets.
+#
+# Every expensive stage is built by tools/build/stage through a cache
+# outside the work tree (LEON3_PMU_CACHE, default ~/.cache/leon3-pmu),
+# keyed by a hash of its inputs; build/ holds stable links into it and
+# the logs.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+STAGE := $(TOP)/tools/build/stage
+CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
+
+# The stages share two cores: never run two of them at once.
+.NOTPARALLEL:
+
+.PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
+	kernel busybox rootfs toolchain-env kernel-menuconfig check test run \
+	clean cache-clean
+
+all: toolchain qemu qemu-baseline kernel rootfs
+
+help:
+	@echo 'LEON3 perf PMU — targets:'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel rootfs)'
+	@echo '  make run             build, then boot LEON3 Linux to a shell (needs the boot loader: not yet)'
+	@echo '  make test            build, then run every test; ends with "N passed, N failed"'
+	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
+	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
+	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
+	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
+	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
+	@echo '  make busybox         static busybox for the guest'
+	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
+	@echo '  make fetch           download and verify every pinned source (sources.lock)'
+	@echo '  make deps            install the Debian packages the build needs'
+	@echo '  make toolchain-env   print the PATH line for the guest toolchain'
+	@echo '  make kernel-menuconfig  edit kernel/config/leon3.config with menuconfig'
+	@echo '  make clean           remove build/ (the cache stays)'
+	@echo '  make cache-clean     remove the cache ($(CACHE_DIR))'
+	@echo 'Environment: LEON3_PMU_CACHE=DIR, LEON3_SRC_<NAME>=DIR|TARBALL (e.g.'
+	@echo 'LEON3_SRC_QEMU=~/qemu-10.0.13.tar.xz), JOBS=N.  See Documentation/building.md.'
+
+deps:
+	@tools/build/host-deps
+
+fetch: deps
+	@tools/build/fetch
+
+linux-headers toolchain qemu qemu-baseline kernel busybox rootfs: deps
+	@$(STAGE) $@
+
+toolchain-env: toolchain
+	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
+
+kernel-menuconfig: deps
+	@tools/build/kernel-menuconfig
+
+check: deps toolchain qemu busybox
+	@tests/run tests/host tests/guest-binaries
+
+test: all
+	@tests/run tests/host tests/guest-binaries
+
+run: all
+	@echo "make run: the guest cannot boot yet: the LEON3 boot loader/PROM is not written" >&2
+	@echo "(see README.md, Status).  Everything it needs is built in build/." >&2
+	@exit 1
+
+clean:
+	rm -rf build
+
+cache-clean:
+	rm -rf "$(CACHE_DIR)"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every guest binary the project builds is pure SPARC V8 (+ LEON3 CASA):
+# the toolchain's libraries and start files, busybox, a test program.
+# The checker itself must reject V9 code, or passing it means nothing.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+chk="$TOP/tools/check-sparc-v8"
+tc="$TOP/build/toolchain"
+cc="$tc/bin/sparc-leon3-linux-gnu-gcc"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# The checker on known-bad input: v8plus code from Debian's compiler,
+# and a V9 instruction hidden in a file whose header says V8.
+printf 'long long f(long long a, int s) { __sync_synchronize(); return a << s; }\n' >"$T/v9.c"
+sparc64-linux-gnu-gcc -m32 -mcpu=v9 -O2 -c "$T/v9.c" -o "$T/v9.o"
+expect_fail "checker rejects v8plus code (Debian's -m32 -mcpu=v9)" "not a SPARC V8 ELF file" "$chk" "$T/v9.o"
+printf '\t.text\n\t.globl f\nf:\n\t.word 0x8143e002\n\tretl\n\tnop\n' >"$T/hidden.s"
+sparc64-linux-gnu-as --32 -Av8 "$T/hidden.s" -o "$T/hidden.o"
+expect_fail "checker finds membar in a file whose header says V8" "f\+0x0: membar" "$chk" "$T/hidden.o"
+# casa [%o0] 0x80, %o1, %o2, which V9 spells "cas"
+printf '\t.text\n\t.globl f\nf:\n\tretl\n\t.word 0xd5e21009\n' >"$T/cas.s"
+sparc64-linux-gnu-as --32 -Av8 "$T/cas.s" -o "$T/cas.o"
+expect_fail "checker rejects V9 cas (ASI 0x80), not LEON3 casa" "f\+0x4: cas " "$chk" "$T/cas.o"
+
+# The checker on good input: the project's compiler, atomics included.
+printf 'int x;\nint f(int a, int b) { return __sync_val_compare_and_swap(&x, a, b); }\n' >"$T/good.c"
+"$cc" -O2 -c "$T/good.c" -o "$T/good.o"
+check "checker accepts LEON3 code from the project's compiler" "$chk" "$T/good.o"
+check "the compiler's atomics are LEON3 CASA (ASI 0xa)" \
+	grep -qE 'casa[[:space:]]+\[ ?%[a-z0-9]+ ?\] 0xa,' <(sparc64-linux-gnu-objdump -d "$T/good.o")
+
+# The project's guest binaries.
+"$cc" -static -pthread -O2 "$TOP/tests/guest-binaries/smoke.c" -o "$T/smoke" -lm
+check "toolchain sysroot (glibc, start files) is pure V8" "$chk" "$tc/sparc-leon3-linux-gnu/sysroot"
+check "libgcc and crt files are pure V8" "$chk" "$tc/lib/gcc/sparc-leon3-linux-gnu"
+check "busybox is pure V8" "$chk" "$TOP/build/rootfs/busybox"
+check "a static pthread program is pure V8" "$chk" "$T/smoke"

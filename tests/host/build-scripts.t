@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The build scripts on bad input, and the cache keys: run against a copy
+# of the scripts with a private, empty cache, so nothing real is touched.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+tree="$T/tree"
+mkdir -p "$tree"
+cp -a "$TOP/tools" "$TOP/kernel" "$TOP/qemu-patches" "$TOP/sources.lock" "$tree/"
+# Reuse the real cache's apt indexes (not its downloads): saves fetching
+# them again, and fetch still refreshes them if they are stale.
+real_cache=${LEON3_PMU_CACHE:-$HOME/.cache/leon3-pmu}
+if [ -d "$real_cache/apt/lists" ]; then
+	mkdir -p "$T/cache/apt"
+	cp -a "$real_cache/apt/lists" "$real_cache/apt/sources.list" "$T/cache/apt/" 2>/dev/null || true
+fi
+export LEON3_PMU_CACHE="$T/cache"
+stage="$tree/tools/build/stage"
+fetch="$tree/tools/build/fetch"
+
+# --- unknown options and names ---------------------------------------------
+
+expect_fail "stage: unknown stage is named" "unknown stage 'nosuch'" "$stage" nosuch
+expect_fail "stage: unknown option gives usage" "usage: .*STAGE" "$stage" --frob
+expect_fail "host-deps: unknown option is named" "unknown option '--frob'" \
+	"$tree/tools/build/host-deps" --frob
+expect_fail "fetch: unknown option is named" "unknown option '--frob'" "$fetch" --frob
+expect_fail "fetch: a name missing from the lock is named" \
+	"sources.lock: no entry named 'nosuch'" "$fetch" nosuch
+expect_fail "override: a missing path names the variable" \
+	"LEON3_SRC_QEMU=$T/missing: no such file" \
+	env LEON3_SRC_QEMU="$T/missing" "$stage" --key qemu
+
+# --- checksums -------------------------------------------------------------
+
+# The smallest pinned source, busybox, with its .dsc checksum broken.
+dsc=busybox_1.37.0-6.dsc
+good=$(awk -v f=$dsc '$5 == f {print $6}' "$tree/sources.lock")
+bad=0000000000000000000000000000000000000000000000000000000000000000
+sed -i "s/$good/$bad/" "$tree/sources.lock"
+expect_fail "fetch: a wrong checksum names the file and the expected sha256" \
+	"$dsc: sha256 mismatch \(expected $bad from .*sources.lock, got $good\)" \
+	"$fetch" busybox
+if [ -e "$LEON3_PMU_CACHE/downloads/$dsc" ]; then
+	not_ok "fetch: the file with the wrong checksum is not kept"
+else
+	ok "fetch: the file with the wrong checksum is not kept"
+fi
+sed -i "s/$bad/$good/" "$tree/sources.lock"
+check "fetch: busybox with the right checksums" "$fetch" busybox
+# A download corrupted after the fact is caught on the next use.
+echo corrupt >>"$LEON3_PMU_CACHE/downloads/$dsc"
+expect_fail "fetch: a corrupted cached download is caught" "$dsc: sha256 mismatch" \
+	"$fetch" busybox
+
+# A version the archive does not have.
+sed -i -E 's/^(busybox +src +busybox +)1:1\.37\.0-6/\11:9.9.9-1/' "$tree/sources.lock"
+rm -f "$LEON3_PMU_CACHE"/downloads/busybox*
+expect_fail "fetch: a missing package version is named" \
+	"cannot fetch busybox=1:9.9.9-1 \(pinned for 'busybox' in .*sources.lock\)" \
+	"$fetch" busybox
+cp "$TOP/sources.lock" "$tree/sources.lock"
+
+# --- stages: nothing half-built is cached ----------------------------------
+
+cat >"$tree/tools/build/stages/failing.sh" <<'EOF'
+stage_build() {
+	step "writing half an output"
+	echo half >"$OUT/half"
+	echo "the reason it failed"
+	false
+	echo "never reached" >"$OUT/whole"
+}
+EOF
+cat >"$tree/tools/build/stages/working.sh" <<'EOF'
+STAGE_DEPS="failing-free"
+stage_build() { echo whole >"$OUT/whole"; }
+stage_links() { link "$OUT/whole" "$BUILD/whole"; }
+EOF
+cat >"$tree/tools/build/stages/failing-free.sh" <<'EOF'
+stage_build() { echo dep >"$OUT/dep"; }
+EOF
+expect_fail "stage: a failing build prints its log's tail and path" \
+	"the reason it failed.*full log: .*build/logs/failing.log" "$stage" failing
+entry=$("$stage" --path failing)
+if [ -e "$entry" ]; then
+	not_ok "stage: a failing build leaves no cache entry ($entry exists)"
+else
+	ok "stage: a failing build leaves no cache entry"
+fi
+out=$("$stage" working 2>&1)
+check "stage: a working build is cached with its dependency" \
+	test -f "$("$stage" --path working)/.complete" -a -f "$("$stage" --path failing-free)/.complete"
+check "stage: the stable link points into the cache" \
+	test "$(cat "$tree/build/whole" 2>/dev/null)" = whole
+out=$("$stage" working 2>&1)
+check "stage: a second run is a cache hit" grep -q "\[working\] cached" <<<"$out"
+
+# --- cache keys ------------------------------------------------------------
+
+key() { "$stage" --key "$1"; }
+q0=$(key qemu) b0=$(key qemu-baseline) k0=$(key kernel)
+is "keys are stable" "$(key qemu) $(key kernel)" "$q0 $k0"
+
+printf '%s\n' '--- a/x' >"$tree/qemu-patches/0001-test.patch"
+echo 0001-test.patch >>"$tree/qemu-patches/series"
+check "a QEMU patch changes the qemu key" test "$(key qemu)" != "$q0"
+is "a QEMU patch leaves qemu-baseline alone" "$(key qemu-baseline)" "$b0"
+is "a QEMU patch leaves the kernel alone" "$(key kernel)" "$k0"
+q1=$(key qemu)
+
+echo "CONFIG_PRINTK=y" >>"$tree/kernel/config/leon3.config"
+check "a kernel config change changes the kernel key" test "$(key kernel)" != "$k0"
+is "a kernel config change leaves QEMU alone" "$(key qemu)" "$q1"
+
+mkdir -p "$T/qemu-src"
+echo 10.0.13 >"$T/qemu-src/VERSION"
+check "LEON3_SRC_QEMU=DIR changes the qemu key" \
+	test "$(LEON3_SRC_QEMU="$T/qemu-src" "$stage" --key qemu)" != "$q1"
+echo "# comment" >>"$tree/tools/build/stages/qemu.sh"
+check "the stage's own script is part of its key" test "$(key qemu)" != "$q1"

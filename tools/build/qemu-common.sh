@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the qemu and qemu-baseline stages share: one QEMU 10.0 build for
+# sparc-softmmu and sparc-linux-user, from the pinned source plus the
+# patch series given.  Sourced by tools/build/stages/qemu*.sh.
+
+STAGE_SOURCES="qemu meson pycotap"
+
+stage_host_id() {
+	dpkg-query -W gcc libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev \
+		ninja-build python3 python3-venv
+}
+
+# qemu_build SERIES: SERIES is a patch series file, or empty for none.
+qemu_build() {
+	local series=$1
+	step "unpacking QEMU $(lock_version qemu)"
+	unpack_orig qemu src
+	if [ -n "$series" ]; then
+		step "applying $(basename "$(dirname "$series")")/$(basename "$series")"
+		"$TOP/tools/build/apply-series" src "$series"
+	fi
+
+	# Debian 12's meson is too old for QEMU 10.0 and the DFSG tarball
+	# has no python/wheels: use trixie's meson and pycotap, unpacked
+	# here and seen by configure's venv through PYTHONPATH.
+	unpack_deb meson pydeps
+	unpack_deb pycotap pydeps
+	export PYTHONPATH="$WORK/pydeps/usr/lib/python3/dist-packages"
+
+	# ccache lets the patched and the baseline build share the files
+	# the patches do not touch.
+	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
+
+	step "configuring (sparc-softmmu, sparc-linux-user)"
+	mkdir build && cd build
+	../src/configure --prefix="$OUT" --python="$HOST_PYTHON" \
+		--target-list=sparc-softmmu,sparc-linux-user \
+		--without-default-features --enable-tcg --enable-fdt=system \
+		--disable-download --disable-install-blobs --disable-docs \
+		--disable-werror
+	step "compiling"
+	make -j"$JOBS"
+	make install
+}

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Linux 6.12 for LEON3: the pinned source, kernel/patches/series, and
+# kernel/config/leon3.config merged over sparc32_defconfig.  Built with
+# Debian's sparc64 cross compiler (arch/sparc adds -m32 -mcpu=v8).
+#
+# The patched source and the build tree stay in the cache entry: out-of-
+# tree modules (make module) are built against them.
+
+STAGE_SOURCES="linux"
+STAGE_INPUTS="kernel/patches/series kernel/patches/*.patch kernel/config/leon3.config tools/build/apply-series"
+
+stage_host_id() {
+	dpkg-query -W gcc-sparc64-linux-gnu binutils-sparc64-linux-gnu gcc bc flex bison
+}
+
+KMAKE_ARGS="ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu-"
+
+stage_build() {
+	step "unpacking Linux $(lock_version linux)"
+	unpack_orig linux "$OUT/src"
+	"$TOP/tools/build/apply-series" "$OUT/src" "$TOP/kernel/patches/series"
+
+	step "configuring (sparc32_defconfig + kernel/config/leon3.config)"
+	mkdir -p "$OUT/build"
+	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS sparc32_defconfig
+	(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m \
+		.config "$TOP/kernel/config/leon3.config")
+	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS olddefconfig
+	# merge_config only warns when a fragment option did not stick.
+	check_fragment "$TOP/kernel/config/leon3.config" "$OUT/build/.config"
+
+	step "compiling vmlinux and modules"
+	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS -j"$JOBS" vmlinux modules
+	sparc64-linux-gnu-objcopy -O binary "$OUT/build/vmlinux" "$OUT/build/vmlinux.bin"
+}
+
+# check_fragment FRAGMENT CONFIG: every option FRAGMENT sets has that value
+check_fragment() {
+	local bad
+	bad=$(grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1" |
+		while read -r line; do
+			case $line in
+			"# "*) opt=${line#\# }; opt=${opt%% *}
+				grep -q "^$opt=" "$2" && echo "$opt (wanted unset)" ;;
+			*) grep -qxF "$line" "$2" || echo "$line" ;;
+			esac
+		done)
+	[ -z "$bad" ] || die "kernel config: options of $1 that did not apply: $bad"
+}
+
+stage_links() {
+	link "$OUT/build" "$BUILD/linux"
+	link "$OUT/src" "$BUILD/linux-src"
+}

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# The guest toolchain sparc-leon3-linux-gnu: gcc-12 (C) with libgcc built
+# for LEON3 (-mcpu=leon3: SPARC V8 plus CASA), glibc hard-float, the
+# project kernel's UAPI headers; binutils are Debian's sparc64 ones,
+# wrapped to assemble and link 32-bit.
+#
+# Debian's own 32-bit sparc libraries are v8plus (UltraSPARC) and cannot
+# run on a LEON3, hence a toolchain of our own.  Three passes, as usual
+# for a cross glibc toolchain:
+#   1. a bootstrap gcc (no libc) in a scratch prefix,
+#   2. glibc built with it, installed into the final sysroot,
+#   3. the final gcc against that sysroot.
+# The final tree is relocatable (the sysroot lives under the prefix).
+
+STAGE_DEPS="linux-headers"
+STAGE_SOURCES="gcc glibc"
+STAGE_INPUTS=""
+
+stage_host_id() {
+	dpkg-query -W binutils-sparc64-linux-gnu gcc g++ libgmp-dev libmpfr-dev libmpc-dev
+}
+
+# Options shared by both gcc passes.
+gcc_common_config=(--target=$TARGET --with-cpu=leon3 --with-float=hard
+	--enable-languages=c --disable-multilib --disable-nls
+	--disable-bootstrap --disable-lto --disable-libssp
+	--disable-libquadmath --disable-libgomp --disable-libatomic
+	--disable-libitm --disable-libsanitizer --disable-libvtv
+	--disable-libstdcxx --disable-werror --with-glibc-version=2.36
+	"--with-pkgversion=LEON3 PMU project, Debian gcc-12 $(lock_version gcc)")
+
+# binutils: Debian's sparc64 cross binutils in 32-bit mode.
+install_binutils_wrappers() {
+	local prefix=$1 t
+	mkdir -p "$prefix/bin" "$prefix/$TARGET/bin"
+	cat >"$prefix/bin/$TARGET-as" <<-'EOS'
+	#!/bin/sh
+	exec sparc64-linux-gnu-as --32 "$@"
+	EOS
+	cat >"$prefix/bin/$TARGET-ld" <<-'EOS'
+	#!/bin/sh
+	exec sparc64-linux-gnu-ld -m elf32_sparc "$@"
+	EOS
+	for t in ar nm objcopy objdump ranlib readelf size strings strip addr2line; do
+		ln -sf "/usr/bin/sparc64-linux-gnu-$t" "$prefix/bin/$TARGET-$t"
+	done
+	chmod +x "$prefix/bin/$TARGET-as" "$prefix/bin/$TARGET-ld"
+	# gcc looks for the plain names in its tooldir.
+	for t in as ld ar nm objcopy objdump ranlib readelf strip; do
+		ln -sf "../../bin/$TARGET-$t" "$prefix/$TARGET/bin/$t"
+	done
+}
+
+stage_build() {
+	local sysroot="$OUT/$TARGET/sysroot" boot="$WORK/bootstrap"
+	local headers
+	headers=$(dep_path linux-headers)
+
+	step "unpacking gcc-12 and applying Debian's patches (1/6)"
+	unpack_debian gcc gcc-deb
+	# Unpacks src/ and applies Debian's series, which includes
+	# gcc-gfdl-build.diff: the DFSG tarball lacks the GFDL texinfo
+	# sources that the s-tm-texi rule would otherwise check.
+	make -C gcc-deb -f debian/rules patch
+	grep -q 'cat $(srcdir)/doc/tm.texi.in > tmp-tm.texi' gcc-deb/src/gcc/Makefile.in
+
+	step "unpacking glibc and applying Debian's patches (2/6)"
+	unpack_debian glibc glibc-src
+
+	install_binutils_wrappers "$boot"
+	install_binutils_wrappers "$OUT"
+	mkdir -p "$sysroot/usr"
+	cp -a "$headers/include" "$sysroot/usr/"
+
+	step "bootstrap gcc, C only, no libc (3/6)"
+	mkdir gcc1 && cd gcc1
+	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
+		"${gcc_common_config[@]}" --without-headers --with-newlib \
+		--disable-shared --disable-threads \
+		CFLAGS=-O2 CXXFLAGS=-O2
+	PATH="$boot/bin:$PATH" make -j"$JOBS" all-gcc all-target-libgcc
+	PATH="$boot/bin:$PATH" make install-gcc install-target-libgcc
+	cd ..
+	# With --disable-shared the EH code is in libgcc.a; glibc links
+	# its static helpers against libgcc_eh explicitly.
+	ln -sf libgcc.a "$($boot/bin/$TARGET-gcc -print-libgcc-file-name | xargs dirname)/libgcc_eh.a"
+
+	step "glibc $(lock_version glibc), hard-float, static-friendly (4/6)"
+	mkdir glibc-build && cd glibc-build
+	# CXX= : there is no target C++ compiler, and the host g++ must not
+	# be taken for one.  --disable-default-pie: static PIE start-up
+	# crashes with this toolchain (IRELATIVE fix-ups).
+	PATH="$boot/bin:$PATH" ../glibc-src/configure --prefix=/usr \
+		--host=$TARGET --build="$(../glibc-src/scripts/config.guess)" \
+		--with-headers="$sysroot/usr/include" --disable-default-pie \
+		--disable-werror --disable-nscd --disable-profile \
+		--disable-timezone-tools --without-selinux --enable-kernel=4.19 \
+		CC="$TARGET-gcc" CXX= CFLAGS="-O2 -g0" \
+		libc_cv_slibdir=/lib
+	PATH="$boot/bin:$PATH" make -j"$JOBS"
+	PATH="$boot/bin:$PATH" make install DESTDIR="$sysroot" MAKEINFO=:
+	cd ..
+
+	step "final gcc against the sysroot (5/6)"
+	mkdir gcc2 && cd gcc2
+	PATH="$OUT/bin:$PATH" ../gcc-deb/src/configure --prefix="$OUT" \
+		"${gcc_common_config[@]}" --with-sysroot="$OUT/$TARGET/sysroot" \
+		--enable-shared --enable-threads=posix --enable-__cxa_atexit \
+		CFLAGS=-O2 CXXFLAGS=-O2
+	PATH="$OUT/bin:$PATH" make -j"$JOBS"
+	PATH="$OUT/bin:$PATH" make install-strip
+	cd ..
+
+	step "checking a static pthread program links (6/6)"
+	printf '#include <pthread.h>\n#include <stdio.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, 0); pthread_join(t, &r); printf("%%lld\\n", (long long)r); return 0; }\n' >t.c
+	"$OUT/bin/$TARGET-gcc" -static -pthread -O2 t.c -o t
+	file t
+	rm -rf "$OUT/share/info" "$OUT/share/man"
+}
+
+stage_links() {
+	link "$OUT" "$BUILD/toolchain"
+}
