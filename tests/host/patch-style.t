@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every patch of both series passes its upstream's checkpatch (QEMU's
+# scripts/checkpatch.pl; Linux's with --strict), carries a
+# Signed-off-by, and every series entry exists.  The checkpatch scripts
+# come from the pinned sources.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# get_script NAME DIR: unpack NAME's scripts/ dir from its pinned tarball
+get_script() {
+	bash -c '. "$1/tools/build/lib.sh"; fetch "$2" >&2
+		tar -xf "$DOWNLOADS/$(lock_files "$2" | grep "\.orig\.tar\.")" -C "$3" \
+			--strip-components=1 --wildcards "*/scripts/checkpatch.pl" \
+			"*/scripts/spelling.txt" "*/scripts/const_structs.checkpatch" 2>/dev/null || true' \
+		_ "$TOP" "$1" "$2"
+}
+
+series_patches() {
+	awk '!/^#/ && NF {print $1}' "$1"
+}
+
+check_series() {
+	local what=$1 series=$2 checkpatch=$3
+	shift 3
+	local dir p n=0
+	dir=$(dirname "$series")
+	for p in $(series_patches "$series"); do
+		n=$((n + 1))
+		if [ ! -f "$dir/$p" ]; then
+			not_ok "$what: $p listed in the series exists"
+			continue
+		fi
+		check "$what: $p has a Signed-off-by" grep -q '^Signed-off-by: ' "$dir/$p"
+		out=$("$checkpatch" "$@" "$dir/$p" 2>&1) &&
+			ok "$what: $p passes checkpatch" ||
+			not_ok "$what: $p passes checkpatch: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
+	done
+	[ "$n" -gt 0 ] || skip "$what: checkpatch" "the series is empty"
+}
+
+mkdir -p "$T/qemu" "$T/linux"
+get_script qemu "$T/qemu"
+# Linux's tarball is large: use the kernel stage's source when it is built.
+linux="$("$TOP/tools/build/stage" --path kernel)/src"
+if [ ! -f "$linux/.complete" ] && [ ! -f "$(dirname "$linux")/.complete" ]; then
+	linux="$T/linux"
+	get_script linux "$linux"
+fi
+check_series "qemu-patches" "$TOP/qemu-patches/series" "$T/qemu/scripts/checkpatch.pl" \
+	--no-tree
+check_series "kernel/patches" "$TOP/kernel/patches/series" "$linux/scripts/checkpatch.pl" \
+	--strict --no-tree
