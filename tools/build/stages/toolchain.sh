@@ -17,7 +17,7 @@ STAGE_SOURCES="gcc glibc"
 STAGE_INPUTS=""
 
 stage_host_id() {
-	dpkg-query -W binutils-sparc64-linux-gnu gcc g++ libgmp-dev libmpfr-dev libmpc-dev
+	dpkg-query -W binutils-sparc64-linux-gnu gcc g++ libgmp-dev libmpfr-dev libmpc-dev ccache
 }
 
 # Options shared by both gcc passes.
@@ -72,6 +72,11 @@ stage_build() {
 	mkdir -p "$sysroot/usr"
 	cp -a "$headers/include" "$sysroot/usr/"
 
+	# ccache for the host compilers: the two gcc passes share most host
+	# objects, and a later rebuild of this stage shares all of them.
+	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
+	export CC="ccache gcc" CXX="ccache g++"
+
 	step "bootstrap gcc, C only, no libc (3/6)"
 	mkdir gcc1 && cd gcc1
 	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
@@ -87,15 +92,18 @@ stage_build() {
 
 	step "glibc $(lock_version glibc), hard-float, static-friendly (4/6)"
 	mkdir glibc-build && cd glibc-build
-	# CXX= : there is no target C++ compiler, and the host g++ must not
-	# be taken for one.  --disable-default-pie: static PIE start-up
-	# crashes with this toolchain (IRELATIVE fix-ups).
+	# CXX: there is no target C++ compiler.  An empty CXX is not enough:
+	# configure then finds the host g++, which links (host) programs, and
+	# the build dies linking support/links-dso-program for x86-64.  A
+	# name that does not exist makes configure drop C++.
+	# --disable-default-pie: static PIE start-up crashes with this
+	# toolchain (IRELATIVE fix-ups).
 	PATH="$boot/bin:$PATH" ../glibc-src/configure --prefix=/usr \
 		--host=$TARGET --build="$(../glibc-src/scripts/config.guess)" \
 		--with-headers="$sysroot/usr/include" --disable-default-pie \
 		--disable-werror --disable-nscd --disable-profile \
 		--disable-timezone-tools --without-selinux --enable-kernel=4.19 \
-		CC="$TARGET-gcc" CXX= CFLAGS="-O2 -g0" \
+		CC="$TARGET-gcc" CXX="$TARGET-g++" CFLAGS="-O2 -g0" \
 		libc_cv_slibdir=/lib
 	PATH="$boot/bin:$PATH" make -j"$JOBS"
 	PATH="$boot/bin:$PATH" make install DESTDIR="$sysroot" MAKEINFO=:
