@@ -16,15 +16,18 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
-	kernel busybox rootfs toolchain-env kernel-menuconfig check test run \
+	kernel busybox prom rootfs toolchain-env kernel-menuconfig check test run \
 	clean cache-clean
 
-all: toolchain qemu qemu-baseline kernel rootfs
+CPUS ?= 1
+MEM ?= 256M
+
+all: toolchain qemu qemu-baseline kernel prom rootfs
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
-	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel rootfs)'
-	@echo '  make run             build, then boot LEON3 Linux to a shell (needs the boot loader: not yet)'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel prom rootfs)'
+	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M; Ctrl-A X quits)'
 	@echo '  make test            build, then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
@@ -32,6 +35,7 @@ help:
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
 	@echo '  make busybox         static busybox for the guest'
+	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'
 	@echo '  make deps            install the Debian packages the build needs'
@@ -48,7 +52,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel busybox rootfs: deps
+linux-headers toolchain qemu qemu-baseline kernel busybox prom rootfs: deps
 	@$(STAGE) $@
 
 toolchain-env: toolchain
@@ -61,12 +65,11 @@ check: deps toolchain qemu busybox
 	@tests/run tests/host tests/guest-binaries
 
 test: all
-	@tests/run tests/host tests/guest-binaries
+	@tests/run tests/host tests/guest-binaries tests/boot
 
 run: all
-	@echo "make run: the guest cannot boot yet: the LEON3 boot loader/PROM is not written" >&2
-	@echo "(see README.md, Status).  Everything it needs is built in build/." >&2
-	@exit 1
+	@case "$(CPUS)" in 1|2|4) ;; *) echo "make run: CPUS=$(CPUS): use 1, 2 or 4" >&2; exit 2 ;; esac
+	tools/leon3-run --cpus $(CPUS) --mem $(MEM)
 
 clean:
 	rm -rf build

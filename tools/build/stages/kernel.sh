@@ -10,27 +10,29 @@ STAGE_SOURCES="linux"
 STAGE_INPUTS="kernel/patches/series kernel/patches/*.patch kernel/config/leon3.config tools/build/apply-series"
 
 stage_host_id() {
-	dpkg-query -W gcc-sparc64-linux-gnu binutils-sparc64-linux-gnu gcc bc flex bison
+	dpkg-query -W gcc-sparc64-linux-gnu binutils-sparc64-linux-gnu gcc bc flex bison ccache
 }
 
-KMAKE_ARGS="ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu-"
+# ccache: a kernel patch usually touches few files; the rest is reused.
+KMAKE_ARGS=(ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu- "CC=ccache sparc64-linux-gnu-gcc")
 
 stage_build() {
+	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$STAGE_ROOT/kernel"
 	step "unpacking Linux $(lock_version linux)"
 	unpack_orig linux "$OUT/src"
 	"$TOP/tools/build/apply-series" "$OUT/src" "$TOP/kernel/patches/series"
 
 	step "configuring (sparc32_defconfig + kernel/config/leon3.config)"
 	mkdir -p "$OUT/build"
-	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS sparc32_defconfig
+	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" sparc32_defconfig
 	(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m \
 		.config "$TOP/kernel/config/leon3.config")
-	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS olddefconfig
+	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" olddefconfig
 	# merge_config only warns when a fragment option did not stick.
 	check_fragment "$TOP/kernel/config/leon3.config" "$OUT/build/.config"
 
 	step "compiling vmlinux and modules"
-	make -C "$OUT/src" O="$OUT/build" $KMAKE_ARGS -j"$JOBS" vmlinux modules
+	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" -j"$JOBS" vmlinux modules
 	sparc64-linux-gnu-objcopy -O binary "$OUT/build/vmlinux" "$OUT/build/vmlinux.bin"
 }
 
@@ -41,8 +43,8 @@ check_fragment() {
 		while read -r line; do
 			case $line in
 			"# "*) opt=${line#\# }; opt=${opt%% *}
-				grep -q "^$opt=" "$2" && echo "$opt (wanted unset)" ;;
-			*) grep -qxF "$line" "$2" || echo "$line" ;;
+				if grep -q "^$opt=" "$2"; then echo "$opt (wanted unset)"; fi ;;
+			*) if ! grep -qxF "$line" "$2"; then echo "$line"; fi ;;
 			esac
 		done)
 	[ -z "$bad" ] || die "kernel config: options of $1 that did not apply: $bad"

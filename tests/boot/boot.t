@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest boots on the patched QEMU through the project's PROM, and the
+# launcher (tools/leon3-run) runs commands in it: exit statuses, files
+# both ways, timeouts, 1 and 2 CPUs, perf_event_open, odd PROM inputs.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+run="$TOP/tools/leon3-run"
+cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# guest DESC WANT_RC [launcher args...]: run and compare the exit status
+guest() {
+	local desc=$1 want=$2 rc
+	shift 2
+	"$run" --timeout 120 "$@" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc, want $want): $(tail -n 5 "$T/err" "$T/out" | tr '\n' ' ')"
+	fi
+}
+
+guest "true in the guest exits 0" 0 -- true
+guest "false in the guest exits 1" 1 -- false
+guest "a command's own exit status comes back" 42 -- sh -c 'exit 42'
+guest "uname -m" 0 -- uname -m
+is "uname -m says sparc" "$(cat "$T/out")" sparc
+guest "/proc/cpuinfo" 0 -- cat /proc/cpuinfo
+check "/proc/cpuinfo shows a LEON" grep -qi 'leon' "$T/out"
+
+for cpus in 1 2; do
+	guest "boot with $cpus CPU(s)" 0 --cpus "$cpus" -- cat /sys/devices/system/cpu/online
+	is "$cpus CPU(s) online" "$(cat "$T/out")" "$([ "$cpus" = 1 ] && echo 0 || echo "0-$((cpus - 1))")"
+done
+
+# Files both ways.
+head -c 30000 /dev/urandom >"$T/blob"
+mkdir -p "$T/dir/sub"
+echo hello >"$T/dir/sub/file"
+guest "--add a file and a directory, --get a file back" 0 \
+	--add "$T/blob" --add "$T/dir:/data" --get /root/copy:"$T/back" \
+	-- sh -c 'cat /data/sub/file && cp /root/blob /root/copy'
+is "a directory added to the guest is readable there" "$(cat "$T/out")" hello
+check "a file comes back from the guest byte for byte" cmp -s "$T/blob" "$T/back"
+
+# A guest that hangs is stopped by --timeout, with the last console lines.
+"$run" --timeout 20 -- sh -c 'echo about to hang; sleep 1000' >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+is "a hung guest times out with status 124" "$rc" 124
+check "the timeout shows the last console lines" grep -q 'about to hang' "$T/err"
+
+# perf_event_open with a software event.
+if "$cc" -static -O2 "$TOP/tests/boot/task-clock.c" -o "$T/task-clock"; then
+	for cpus in 1 2; do
+		guest "perf_event_open task-clock counts ($cpus CPU(s))" 0 --cpus "$cpus" \
+			--add "$T/task-clock" -- /root/task-clock
+	done
+else
+	not_ok "task-clock.c builds with the guest toolchain"
+fi
+
+# The PROM on odd inputs.
+guest "1 GiB of RAM (more than the kernel maps directly)" 0 --mem 1G -- \
+	sh -c 'grep MemTotal /proc/meminfo'
+check "the kernel sees about 1 GiB" awk '/MemTotal/ { exit !($2 > 900000) }' "$T/out"
+guest "an empty kernel command line still boots" 0 --cmdline "" -- true
+"$run" --timeout 60 --pnp-ignore 0x01011 -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "a timer missing from plug and play stops with a message" \
+	grep -q 'no GAISLER_GPTIMER' "$T/err"
+is "... and QEMU exits rather than hangs" "$rc" 125
+"$run" -v --timeout 15 --no-bootinfo -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "without boot information the PROM says which defaults it uses" \
+	grep -q 'PROM: no boot information at 0x40003c00: assuming 64 MiB' "$T/out"
