@@ -2,7 +2,7 @@
 # The guest's initramfs: busybox and /init (tools/rootfs/).
 
 STAGE_DEPS="busybox"
-STAGE_INPUTS="tools/rootfs/init tools/rootfs/mkinitramfs"
+STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs"
 
 stage_host_id() {
 	dpkg-query -W cpio gzip
@@ -15,6 +15,7 @@ stage_build() {
 	cp -a "$(dep_path busybox)/." "$root/"
 	rm -f "$root/.complete" "$root/.id" "$root/.build-time"
 	install -m 0755 "$TOP/tools/rootfs/init" "$root/init"
+	install -m 0644 "$TOP/tools/rootfs/inittab" "$root/etc/inittab"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
 	step "packing initramfs.cpio.gz"
