@@ -24,7 +24,6 @@
 #define KERNEL_PA		(PROM_RAM_PA + 0x4000)
 #define KERNEL_VA		0xF0004000
 #define KERNBASE		0xF0000000
-#define KERNEL_MAP_MB		64		/* initial KERNBASE mapping */
 
 #define PROM_MAX_CPUS		4
 #define PROM_STACK_SIZE		1024

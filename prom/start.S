@@ -46,7 +46,7 @@ _start:
 	st_pte	MMU_CTX_OFF, 0, (PA(MMU_L1_OFF) >> 4) | SRMMU_ET_PTD
 	/* 16 MiB at 0: the ROM, identity, for the instructions below. */
 	st_pte	MMU_L1_OFF, 0x00, (0x00000000 >> 4) | SRMMU_PTE_FLAGS
-	/* KERNBASE: the kernel's initial mapping of RAM. */
+	/* KERNBASE: the kernel's initial mapping, 64 MiB of RAM. */
 	st_pte	MMU_L1_OFF, 0xF0, ((PROM_RAM_PA + (0 << 24)) >> 4) | SRMMU_PTE_FLAGS
 	st_pte	MMU_L1_OFF, 0xF1, ((PROM_RAM_PA + (1 << 24)) >> 4) | SRMMU_PTE_FLAGS
 	st_pte	MMU_L1_OFF, 0xF2, ((PROM_RAM_PA + (2 << 24)) >> 4) | SRMMU_PTE_FLAGS
