@@ -62,6 +62,14 @@ else
 	not_ok "task-clock.c builds with the guest toolchain"
 fi
 
+# Futexes (kernel/patches/0005): the program prints one line per check.
+if "$cc" -static -O2 -pthread "$TOP/tests/boot/futex.c" -o "$T/futex"; then
+	guest "futex checks run to the end on 2 CPUs" 0 --cpus 2 --add "$T/futex" -- /root/futex
+	grep -E '^(not )?ok - ' "$T/out" || not_ok "futex checks printed nothing"
+else
+	not_ok "futex.c builds with the guest toolchain"
+fi
+
 # The PROM on odd inputs.
 guest "1 GiB of RAM (more than the kernel maps directly)" 0 --mem 1G -- \
 	sh -c 'grep MemTotal /proc/meminfo'

@@ -24,20 +24,29 @@ series_patches() {
 	awk '!/^#/ && NF {print $1}' "$1"
 }
 
+# exceptions_for DIR PATCH: "--ignore TYPE" for each type DIR's
+# checkpatch-exceptions allows PATCH, with the reason given there.
+exceptions_for() {
+	[ -f "$1/checkpatch-exceptions" ] || return 0
+	awk -v p="$2" '!/^#/ && $1 == p && NF >= 3 { printf "--ignore %s ", $2 }' \
+		"$1/checkpatch-exceptions"
+}
+
 check_series() {
 	local what=$1 series=$2 checkpatch=$3
 	shift 3
-	local dir p n=0
+	local dir p n=0 ignore
 	dir=$(dirname "$series")
 	for p in $(series_patches "$series"); do
 		n=$((n + 1))
+		ignore=$(exceptions_for "$dir" "$p")
 		if [ ! -f "$dir/$p" ]; then
 			not_ok "$what: $p listed in the series exists"
 			continue
 		fi
 		check "$what: $p has a Signed-off-by" grep -q '^Signed-off-by: ' "$dir/$p"
-		out=$("$checkpatch" "$@" "$dir/$p" 2>&1) &&
-			ok "$what: $p passes checkpatch" ||
+		out=$("$checkpatch" "$@" $ignore "$dir/$p" 2>&1) &&
+			ok "$what: $p passes checkpatch${ignore:+ (${ignore% }: see checkpatch-exceptions)}" ||
 			not_ok "$what: $p passes checkpatch: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
 	done
 	[ "$n" -gt 0 ] || skip "$what: checkpatch" "the series is empty"
