@@ -70,6 +70,16 @@ else
 	not_ok "futex.c builds with the guest toolchain"
 fi
 
+# irq_work raised by a self-IPI (kernel/patches/0006).
+if "$cc" -static -O2 "$TOP/tests/boot/irq-work.c" -o "$T/irq-work"; then
+	for cpus in 1 2; do
+		guest "perf wakeups run through the irq_work IPI ($cpus CPU(s))" 0 \
+			--cpus "$cpus" --add "$T/irq-work" -- /root/irq-work
+	done
+else
+	not_ok "irq-work.c builds with the guest toolchain"
+fi
+
 # The PROM on odd inputs.
 guest "1 GiB of RAM (more than the kernel maps directly)" 0 --mem 1G -- \
 	sh -c 'grep MemTotal /proc/meminfo'
