@@ -26,6 +26,12 @@ printf '\t.text\n\t.globl f\nf:\n\tretl\n\t.word 0xd5e21009\n' >"$T/cas.s"
 sparc64-linux-gnu-as --32 -Av8 "$T/cas.s" -o "$T/cas.o"
 expect_fail "checker rejects V9 cas (ASI 0x80), not LEON3 casa" "f\+0x4: cas " "$chk" "$T/cas.o"
 
+# ... also in a program linked high, where objdump prints addresses
+# without leading blanks (the PROM, bare-metal tests).
+sparc64-linux-gnu-ld -m elf32_sparc -Ttext=0x40000000 -e f "$T/hidden.o" -o "$T/hidden.elf"
+expect_fail "checker finds membar in a program linked at 0x40000000" "f\+0x40000000: membar" \
+	"$chk" --privileged "$T/hidden.elf"
+
 # The checker on good input: the project's compiler, atomics included.
 printf 'int x;\nint f(int a, int b) { return __sync_val_compare_and_swap(&x, a, b); }\n' >"$T/good.c"
 "$cc" -O2 -c "$T/good.c" -o "$T/good.o"
@@ -42,3 +48,4 @@ check "libgcc and gcc's crt files are pure V8" "$chk" \
 	"$tc/sparc-leon3-linux-gnu/lib"
 check "busybox is pure V8" "$chk" "$TOP/build/rootfs/busybox"
 check "a static pthread program is pure V8" "$chk" "$T/smoke"
+check "the PROM is pure V8 (supervisor code)" "$chk" --privileged "$TOP/build/prom/prom.elf"
