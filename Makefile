@@ -65,7 +65,7 @@ check: deps toolchain qemu busybox
 	@tests/run tests/host tests/guest-binaries
 
 test: all
-	@tests/run tests/host tests/guest-binaries tests/boot
+	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot
 
 run: all
 	@case "$(CPUS)" in 1|2|4) ;; *) echo "make run: CPUS=$(CPUS): use 1, 2 or 4" >&2; exit 2 ;; esac

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The LEON3 PMU's registers in ASI 0x02 (pmu-spec.md section 2). */
+#ifndef PMU_H
+#define PMU_H
+
+#include "baremetal.h"
+
+#define PMU_NEV		6		/* event counters */
+
+#define PMU_GCTRL	0xc0
+#define PMU_OVF		0xc4
+#define PMU_CYCCNT	0xc8
+#define PMU_CYCCTRL	0xcc
+#define PMU_EVCNT(i)	(0xd0 + 8 * (i))
+#define PMU_EVCTRL(i)	(0xd4 + 8 * (i))
+#define PMU_FIRST	0xc0
+#define PMU_LAST	0xfc
+
+/* GCTRL */
+#define GCTRL_EN	(1u << 0)
+#define GCTRL_RST	(1u << 1)	/* action: clears the event counters */
+#define GCTRL_CRST	(1u << 2)	/* action: clears the cycle counter */
+#define GCTRL_NCNT_SHIFT 3		/* 7:3, read-only */
+#define GCTRL_NCNT	(0x1fu << GCTRL_NCNT_SHIFT)
+#define GCTRL_IRQCLR	(1u << 31)	/* action */
+
+/* OVF: bit 0 cycle counter, bit 1 + i event counter i, 31 IRQ pending */
+#define OVF_CYC		(1u << 0)
+#define OVF_EV(i)	(1u << (1 + (i)))
+#define OVF_IRQ		(1u << 31)
+
+/* CYCCTRL and EVCTRL */
+#define CTRL_EVENT	0xffu		/* EVCTRL only */
+#define CTRL_EN		(1u << 8)
+#define CTRL_CLR	(1u << 9)	/* action */
+#define CTRL_SU		(1u << 10)
+#define CTRL_IRQEN	(1u << 11)
+#define CTRL_NU		(1u << 12)
+#define CTRL_PF		(1u << 13)
+#define CTRL_AF		(1u << 14)
+
+/* ASI 0x02 cache configuration registers (GRLIB LEON3, Linux asm/leon.h) */
+#define ASI2_CCTRL	0x00
+#define ASI2_ICFG	0x08
+#define ASI2_DCFG	0x0c
+#define CFG_SNOOP	(1u << 27)
+#define CFG_SETS(c)	(((c) >> 24) & 7)	/* ways - 1 */
+#define CFG_SSIZE(c)	(((c) >> 20) & 0xf)	/* way size: 1 KiB << n */
+#define CFG_LSIZE(c)	(((c) >> 16) & 7)	/* line: 1 word << n */
+
+#endif
