@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache model behind the PMU's cache events.  The geometry is read
+ * from the ASI 0x02 configuration registers, so the same program checks
+ * every geometry its qemu-args lines ask for; expected misses are worked
+ * out here from the geometry and the access pattern:
+ *  - reads sweeping an array that fits: one miss per line, then none;
+ *  - an array twice the cache, swept twice: LRU misses every line again;
+ *  - a stride of one line: every access a new line;
+ *  - stores: write-through, no write-allocate (a store miss leaves the
+ *    line out, the next load misses), a store hit is a hit;
+ *  - bypass-ASI loads are bus reads, not cache accesses;
+ *  - code of a known number of lines: one I-cache miss per line, then
+ *    none; one I-cache access per instruction;
+ *  - a disabled D-cache sees no accesses.
+ *
+ * qemu-args:
+ * qemu-args: -cpu LEON3,dcache-ways=4,dcache-way-kib=1,dcache-line=32,icache-ways=2,icache-way-kib=2,icache-line=16
+ * qemu-args: -cpu LEON3,dcache-ways=1,dcache-way-kib=8,dcache-repl=lrr
+ */
+#include "baremetal.h"
+#include "pmu.h"
+
+#define EV_IMISS	0x00
+#define EV_DRMISS	0x08
+#define EV_IACCESS	0x80
+#define EV_DREAD	0x81
+#define EV_DWRITE	0x82
+#define EV_DWMISS	0x83
+#define EV_BUSREAD	0x88
+#define EV_BUSWRITE	0x89
+#define EV_INSN		0x11
+
+#define CCTRL_ICS_ON	3u
+#define CCTRL_DCS_ON	(3u << 2)
+
+static u8 array[64 * 1024] __attribute__((aligned(64)));
+
+static u32 dsize, dline, dways, iline;
+
+static void flush_dcache(void)
+{
+	sta_asi2(ASI2_CCTRL, lda_asi2(ASI2_CCTRL) | (1u << 22));	/* FD */
+}
+
+static void flush_icache(void)
+{
+	sta_asi2(ASI2_CCTRL, lda_asi2(ASI2_CCTRL) | (1u << 21));	/* FI */
+}
+
+/*
+ * Leaf routines, no stack: the first store starts every counter
+ * (GCTRL.EN), the last one stops them all; in between only the loop.
+ *   rsweep: ldub from base + i, i += stride, while i < bytes
+ *   wsweep: st to base + i, likewise
+ *   bsweep: lda [base + i] 0x1c (MMU/cache bypass), likewise
+ */
+asm(".text\n"
+    ".global rsweep\n"
+    "rsweep:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	mov	0, %g1\n"
+    "1:	ldub	[%o2 + %g1], %o5\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	1b\n"
+    "	 nop\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n"
+    ".global rsweep2\n"			/* rsweep, once uncounted first */
+    "rsweep2:\n"
+    "	mov	0, %g1\n"
+    "1:	ldub	[%o2 + %g1], %o5\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	1b\n"
+    "	 nop\n"
+    "	ba	rsweep\n"
+    "	 nop\n"
+    ".global wsweep\n"
+    "wsweep:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	mov	0, %g1\n"
+    "1:	st	%g1, [%o2 + %g1]\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	1b\n"
+    "	 nop\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n"
+    ".global bsweep\n"
+    "bsweep:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	mov	0, %g1\n"
+    "	add	%o2, %g1, %o5\n"
+    "1:	lda	[%o5] 0x1c, %g0\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	1b\n"
+    "	 add	%o2, %g1, %o5\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n");
+
+void rsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void wsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void bsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+
+#define NEV	5
+static const u32 events[NEV] = { EV_DRMISS, EV_DREAD, EV_BUSREAD, EV_IMISS, EV_DWMISS };
+static u32 cnt[NEV], cycles;
+enum { DRMISS, DREAD, BUSREAD, IMISS, DWMISS };
+
+/* One sweep with counters 0..4 counting events[] from zero. */
+static void measure(void (*sweep)(u32, u32, void *, u32, u32), u32 bytes, u32 stride)
+{
+	int i;
+
+	sta_asi2(PMU_GCTRL, 0);
+	for (i = 0; i < NEV; i++)
+		sta_asi2(PMU_EVCTRL(i), CTRL_CLR | CTRL_EN | CTRL_SU | events[i]);
+	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
+	sweep(PMU_GCTRL, GCTRL_EN, array, bytes, stride);
+	for (i = 0; i < NEV; i++)
+		cnt[i] = lda_asi2(PMU_EVCNT(i));
+	cycles = lda_asi2(PMU_CYCCNT);
+}
+
+static u32 bus_fills(void)
+{
+	return cnt[DRMISS] * (dline / 4) + cnt[IMISS] * (iline / 4);
+}
+
+static void test_dcache_reads(void)
+{
+	u32 half = dsize / 2;
+
+	flush_dcache();
+	measure(rsweep, half, 4);
+	is_u32(cnt[DRMISS], half / dline,
+	       "D-cache: sweep of %u bytes (half the cache), stride 4: one miss per %u-byte line",
+	       half, dline);
+	is_u32(cnt[DREAD], half / 4, "D-cache: %u read accesses", half / 4);
+	is_u32(cnt[BUSREAD], bus_fills(),
+	       "bus reads: a line fill per D-cache miss (%u words) and I-cache miss (%u words)",
+	       dline / 4, iline / 4);
+	/*
+	 * rsweep: mov, then per load ldub, add, cmp, bl (+1 after cmp), nop:
+	 * 1 + 6k cycles, and 3 + 4 (default pmu-mem-latency) per miss.
+	 */
+	is_u32(cycles, 1 + 6 * (half / 4) + 7 * (cnt[DRMISS] + cnt[IMISS]),
+	       "cycles: the loop's, plus 7 per cache miss (%u D, %u I)", cnt[DRMISS], cnt[IMISS]);
+
+	measure(rsweep2, half, 4);
+	is_u32(cnt[DRMISS], 0, "D-cache: the same sweep twice in a row: no misses the second time");
+
+	flush_dcache();
+	measure(rsweep, half, dline);
+	is_u32(cnt[DRMISS], half / dline, "D-cache: stride of one line: every access misses");
+}
+
+static void test_dcache_thrash(void)
+{
+	u32 big = 2 * dsize;
+
+	flush_dcache();
+	measure(rsweep2, big, 4);
+	is_u32(cnt[DRMISS], big / dline,
+	       "D-cache: array twice the cache (%u bytes) swept twice: every line misses again", big);
+}
+
+static void test_dcache_writes(void)
+{
+	u32 bytes = 64 * dline;
+
+	flush_dcache();
+	measure(wsweep, bytes, dline);
+	is_u32(cnt[DWMISS], 64, "store misses: 64 stores to uncached lines");
+	measure(rsweep, bytes, dline);
+	is_u32(cnt[DRMISS], 64, "no write-allocate: loads of the stored lines miss");
+	measure(wsweep, bytes, dline);
+	is_u32(cnt[DWMISS], 0, "stores to cached lines hit");
+}
+
+static void test_bypass(void)
+{
+	u32 n = 100;
+
+	flush_dcache();
+	measure(bsweep, 4 * n, 4);
+	is_u32(cnt[DREAD], 0, "bypass-ASI loads are not D-cache accesses");
+	is_u32(cnt[BUSREAD], n + bus_fills(), "... but one bus read each (%u), besides line fills", n);
+
+	sta_asi2(ASI2_CCTRL, lda_asi2(ASI2_CCTRL) & ~(3u << 2));
+	measure(rsweep, 1024, 4);
+	sta_asi2(ASI2_CCTRL, lda_asi2(ASI2_CCTRL) | CCTRL_DCS_ON);
+	is_u32(cnt[DREAD], 0, "D-cache disabled: no D-cache accesses");
+	is_u32(cnt[BUSREAD], 256 + cnt[IMISS] * (iline / 4), "... every load a bus read");
+}
+
+/*
+ * u32 codeblock(ctrl_addr, ctrl, cnt_addr): line-aligned; the enabling
+ * store, 7 nops, 256 nops (a whole number of lines), then the reading
+ * load: 263 instructions.  The lines: the store's (fetched before),
+ * 256 * 4 / line of the block, and the load's.
+ */
+asm(".text\n"
+    ".align 64\n"
+    ".global codeblock\n"
+    "codeblock:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	.rept 7\n"
+    "	nop\n"
+    "	.endr\n"
+    "	.rept 256\n"
+    "	nop\n"
+    "	.endr\n"
+    "	lda	[%o2] 2, %o0\n"
+    "	retl\n"
+    "	 nop\n");
+
+u32 codeblock(u32 ctrl_addr, u32 ctrl, u32 cnt_addr);
+
+static void test_icache(void)
+{
+	u32 miss, again;
+
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(5), CTRL_EN | CTRL_SU | EV_DREAD);
+	sta_asi2(PMU_GCTRL, GCTRL_EN);		/* the model runs from here */
+	/* align: 64 >= any line, so the store's line holds the 7 nops */
+	flush_icache();
+	miss = codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0));
+	again = codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0));
+	/* 16-byte lines: the store's line holds 3 of the 7 nops, one more line */
+	is_u32(miss, 1024 / iline + 1 + (iline == 16),
+	       "I-cache: a cold block of %u lines of %u bytes (+ the load's line)", 1024 / iline, iline);
+	is_u32(again, 0, "I-cache: the same block again: no misses (the cache holds it)");
+	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IACCESS, PMU_EVCNT(0)),
+	       263, "I-cache accesses: one per instruction");
+	sta_asi2(PMU_GCTRL, 0);
+}
+
+int main(void)
+{
+	u32 dcfg = lda_asi2(ASI2_DCFG);
+
+	dways = CFG_SETS(dcfg) + 1;
+	dline = 4u << CFG_LSIZE(dcfg);
+	dsize = dways * (1024u << CFG_SSIZE(dcfg));
+	iline = 4u << CFG_LSIZE(lda_asi2(ASI2_ICFG));
+	diag("D-cache %u ways x %u KiB, %u-byte lines; I-cache config 0x%08x",
+	     dways, dsize / dways / 1024, dline, lda_asi2(ASI2_ICFG));
+	sta_asi2(ASI2_CCTRL, CCTRL_ICS_ON | CCTRL_DCS_ON);
+
+	test_dcache_reads();
+	test_dcache_thrash();
+	test_dcache_writes();
+	test_bypass();
+	test_icache();
+	return 0;
+}
