@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel busybox prom rootfs toolchain-env kernel-menuconfig check test run \
-	clean cache-clean
+	bench-qemu clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
@@ -30,6 +30,7 @@ help:
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M; Ctrl-A X quits)'
 	@echo '  make test            build, then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
+	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
@@ -54,6 +55,10 @@ fetch: deps
 
 linux-headers toolchain qemu qemu-baseline kernel busybox prom rootfs: deps
 	@$(STAGE) $@
+
+ROUNDS ?= 7
+bench-qemu: toolchain qemu qemu-baseline
+	@tools/bench/qemu-pmu $(ROUNDS)
 
 toolchain-env: toolchain
 	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
