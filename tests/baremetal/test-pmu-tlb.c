@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TLB model behind events 0x01 (I-TLB misses) and 0x09 (D-TLB
+ * misses).  The test turns the SRMMU on with an identity mapping (16 MiB
+ * level-1 entries), then sweeps pages: the model's TLBs hold 4 KiB pages,
+ * fully associative, LRU, 8 entries unless the qemu-args say otherwise.
+ * Expected misses are worked out from the number of pages swept.
+ *
+ * qemu-args:
+ * qemu-args: -cpu LEON3,dtlb-entries=16
+ */
+#include "baremetal.h"
+#include "pmu.h"
+
+#define EV_ITLB		0x01
+#define EV_DTLB		0x09
+#define ASI_MMUFLUSH	0x18
+#define ASI_MMUREGS	0x19
+
+static u32 ctxtab[256] __attribute__((aligned(1024)));
+static u32 l1[256] __attribute__((aligned(1024)));
+static u8 pages[40 * 4096] __attribute__((aligned(4096)));
+
+static void sta_asi(u32 asi_19_or_18, u32 addr, u32 v)
+{
+	if (asi_19_or_18 == ASI_MMUREGS)
+		asm volatile("sta %0, [%1] 0x19" : : "r"(v), "r"(addr) : "memory");
+	else
+		asm volatile("sta %0, [%1] 0x18" : : "r"(v), "r"(addr) : "memory");
+}
+
+static u32 lda_mmu(u32 addr)
+{
+	u32 v;
+
+	asm volatile("lda [%1] 0x19, %0" : "=r"(v) : "r"(addr) : "memory");
+	return v;
+}
+
+/* A level-1 PTE mapping 16 MiB at @pa: ACC 3 (RWX), C as asked, ET 2. */
+static u32 pte16m(u32 pa, int cacheable)
+{
+	return ((pa >> 12) << 8) | (cacheable ? 1u << 7 : 0) | (3u << 2) | 2;
+}
+
+static void mmu_on(void)
+{
+	int i;
+
+	for (i = 0; i < 256; i++)
+		l1[i] = 0;
+	l1[0x40] = pte16m(0x40000000, 1);	/* RAM: this program */
+	l1[0x80] = pte16m(0x80000000, 0);	/* the devices */
+	ctxtab[0] = ((u32)l1 >> 4) | 1;		/* PDE */
+	sta_asi(ASI_MMUREGS, 0x100, (u32)ctxtab >> 4);	/* context table */
+	sta_asi(ASI_MMUREGS, 0x200, 0);			/* context 0 */
+	sta_asi(ASI_MMUFLUSH, 0x400, 0);		/* flush all */
+	sta_asi(ASI_MMUREGS, 0x000, lda_mmu(0x000) | 1);	/* enable */
+}
+
+/*
+ * rsweep2(gctrl, en, base, bytes, stride): ldub over [base, base+bytes)
+ * once uncounted, then again between GCTRL = en and GCTRL = 0.
+ */
+asm(".text\n"
+    ".global rsweep2\n"
+    "rsweep2:\n"
+    "	mov	0, %g1\n"
+    "1:	ldub	[%o2 + %g1], %o5\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	1b\n"
+    "	 nop\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	mov	0, %g1\n"
+    "2:	ldub	[%o2 + %g1], %o5\n"
+    "	add	%g1, %o4, %g1\n"
+    "	cmp	%g1, %o3\n"
+    "	bl	2b\n"
+    "	 nop\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n");
+
+void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+
+static u32 dmiss, imiss;
+
+static void sweep_twice(u32 npages, u32 stride)
+{
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_DTLB);
+	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | EV_ITLB);
+	sta_asi(ASI_MMUFLUSH, 0x400, 0);
+	rsweep2(PMU_GCTRL, GCTRL_EN, pages, npages * 4096, stride);
+	dmiss = lda_asi2(PMU_EVCNT(0));
+	imiss = lda_asi2(PMU_EVCNT(1));
+}
+
+int main(void)
+{
+	u32 ctrl = lda_mmu(0x000);
+	u32 itlb = 1u << ((ctrl >> 21) & 7), dtlb = 1u << ((ctrl >> 18) & 7);
+
+	diag("MMU control 0x%08x: I-TLB %u, D-TLB %u entries", ctrl, itlb, dtlb);
+	ok(ctrl & (1u << 14), "MMU control register: separate I- and D-TLBs (ST)");
+	sta_asi2(ASI2_CCTRL, 0xf);
+	mmu_on();
+	ok(lda_mmu(0x000) & 1, "the MMU is on, the program still runs");
+	sta_asi(ASI_MMUREGS, 0x000, lda_mmu(0x000) & ~(0x3fu << 18));
+	is_u32((lda_mmu(0x000) >> 18) & 0x3f, (ctrl >> 18) & 0x3f, "the TLB sizes are read-only");
+
+	sweep_twice(dtlb, 4096);
+	is_u32(dmiss, 0, "%u pages swept twice: the second sweep hits the D-TLB", dtlb);
+	sweep_twice(dtlb + 1, 4096);
+	is_u32(dmiss, dtlb + 1, "%u pages (one more than the TLB): LRU misses every page again",
+	       dtlb + 1);
+	sweep_twice(2 * dtlb, 1024);
+	is_u32(dmiss, 2 * dtlb, "4 accesses per page over %u pages: one miss per page", 2 * dtlb);
+	is_u32(imiss, 0, "the sweep's code stays in one page: no I-TLB miss the second time");
+
+	sta_asi2(PMU_EVCTRL(0), 0);
+	sta_asi2(PMU_EVCTRL(1), 0);
+	sta_asi(ASI_MMUREGS, 0x000, lda_mmu(0x000) & ~1u);	/* MMU off */
+	return 0;
+}
