@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define NTHREADS 4
-#define NLOCKS 20000
+#define NLOCKS 3000
 
 static int failures;
 
