@@ -13,7 +13,9 @@
 # A "migrate-on: MARKER" line migrates every run of the test, when the
 # guest prints MARKER, to a file (migrate.py, over QMP) and continues it
 # in a second QEMU started with -incoming: the test must then finish in
-# the second QEMU.
+# the second QEMU.  A "savevm-on: SAVE LOAD" line runs "savevm" through
+# the monitor when the guest prints SAVE and "loadvm" when it prints LOAD
+# (snapshot.py); the guest must then print LOAD a second time.
 #
 #   baremetal.t [NAME...]     only these tests (test-NAME.c)
 #   LEON3_QEMU=...            the QEMU to use (default: build/bin/qemu-system-sparc)
@@ -65,7 +67,7 @@ last_lines() {
 # register dump), then the guest's last lines
 why_stopped() {
 	local msg
-	msg=$(grep -E '^(qemu|migrate.py)|: (fatal|error)' "$T/err" | head -n 3 | tr '\n' ' ')
+	msg=$(grep -E '^(qemu|migrate.py|snapshot.py)|: (fatal|error)' "$T/err" | head -n 3 | tr '\n' ' ')
 	printf '%s' "${msg:+$msg| }guest: $(last_lines "$T/out")"
 }
 
@@ -82,13 +84,32 @@ boot() {
 		"$@" -kernel "$elf" </dev/null >"$out" 2>>"$T/err") 2>/dev/null
 }
 
-# run_one ELF LABEL ARGS [MARKER]: one boot (two with a migration at
-# MARKER), its lines passed through
+# run_one ELF LABEL ARGS [MARKER [SAVE LOAD]]: one boot (two with a
+# migration at MARKER; a savevm and a loadvm at SAVE and LOAD), its
+# lines passed through
 run_one() {
-	local elf=$1 label=$2 args=$3 marker=${4:-} argv rc line want shown pid
+	local elf=$1 label=$2 args=$3 marker=${4:-} save=${5:-} load=${6:-}
+	local argv rc line want shown pid
 	read -ra argv <<<"$args"
 	: >"$T/err"
-	if [ -z "$marker" ]; then
+	if [ -n "$save" ]; then
+		rm -f "$T/qmp.sock" "$T/snap.qcow2"
+		boot "$elf" "$T/out" -qmp "unix:$T/qmp.sock,server=on,wait=off" "${argv[@]}" &
+		pid=$!
+		if ! python3 "$here/snapshot.py" "$T/qmp.sock" "$T/out" "$save" "$load" \
+			"$T/snap.qcow2" "$limit" 2>>"$T/err"; then
+			kill "$pid" 2>/dev/null
+			wait "$pid"
+			not_ok "$label: savevm at $save, loadvm at $load: $(why_stopped)"
+			return
+		fi
+		wait "$pid"
+		rc=$?
+		if [ "$(grep -c "$load" "$T/out")" -lt 2 ]; then
+			not_ok "$label: the guest did not run again from the snapshot"
+		fi
+		echo "# $label: savevm at $save, loadvm at $load"
+	elif [ -z "$marker" ]; then
 		boot "$elf" "$T/out" "${argv[@]}"
 		rc=$?
 	else
@@ -159,10 +180,12 @@ for src in "${srcs[@]}"; do
 	runs=$(sed -n 's/^[[:space:]/*]*qemu-args:\(.*\)$/\1/p' "$src" |
 		sed 's|\*/.*||; s/^[[:space:]]*//; s/[[:space:]]*$//; s/^$/-/')
 	marker=$(sed -n 's/^[[:space:]/*]*migrate-on:[[:space:]]*\([^[:space:]]*\).*$/\1/p' "$src" | head -n 1)
+	save= load=
+	read -r save load < <(sed -n 's/^[[:space:]/*]*savevm-on:[[:space:]]*\(.*\)$/\1/p' "$src") || true
 	while IFS= read -r args; do
 		[ "$args" != - ] || args=
 		label=$short
 		[ -z "$args" ] || label="$short ($args)"
-		run_one "$elf" "$label" "$args" "$marker"
+		run_one "$elf" "$label" "$args" "$marker" "$save" "$load"
 	done <<<"${runs:--}"
 done
