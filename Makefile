@@ -17,12 +17,12 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel busybox prom rootfs toolchain-env kernel-menuconfig check test run \
-	bench-qemu clean cache-clean
+	bench-qemu module clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
 
-all: toolchain qemu qemu-baseline kernel busybox prom rootfs
+all: toolchain qemu qemu-baseline kernel busybox prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
@@ -35,6 +35,7 @@ help:
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
+	@echo '  make module          the leon3_pmu driver (kernel/) -> build/module/leon3_pmu.ko'
 	@echo '  make busybox         static busybox for the guest'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
@@ -60,6 +61,9 @@ ROUNDS ?= 7
 bench-qemu: toolchain qemu qemu-baseline
 	@tools/bench/qemu-pmu $(ROUNDS)
 
+module: kernel
+	@tools/build/module
+
 toolchain-env: toolchain
 	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
 
@@ -70,7 +74,7 @@ check: deps toolchain qemu busybox
 	@tests/run tests/host tests/guest-binaries
 
 test: all
-	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot
+	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu
 
 run: all
 	@case "$(CPUS)" in 1|2|4) ;; *) echo "make run: CPUS=$(CPUS): use 1, 2 or 4" >&2; exit 2 ;; esac

@@ -64,3 +64,11 @@ check_series "qemu-patches" "$TOP/qemu-patches/series" "$T/qemu/scripts/checkpat
 	--no-tree
 check_series "kernel/patches" "$TOP/kernel/patches/series" "$linux/scripts/checkpatch.pl" \
 	--strict --no-tree
+
+# The out-of-tree driver follows the kernel's style too.
+for f in "$TOP"/kernel/*.c; do
+	[ -f "$f" ] || continue
+	out=$("$linux/scripts/checkpatch.pl" --strict --no-tree -f "$f" 2>&1) &&
+		ok "kernel/$(basename "$f") passes checkpatch --strict" ||
+		not_ok "kernel/$(basename "$f") passes checkpatch --strict: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
+done

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The leon3_pmu module in the guest: it loads, registers, counts
+# (tests/pmu/leon3_pmu_test.c, kselftest harness, 1 and 2 CPUs), cannot
+# be unloaded while an event is open, and unloads and reloads after.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+run="$TOP/tools/leon3-run"
+cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
+ko="$TOP/build/module/leon3_pmu.ko"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+if [ ! -f "$ko" ]; then
+	not_ok "the module is built (make module): $ko is missing"
+	exit 1
+fi
+if ! "$cc" -static -O2 -Wall -I "$TOP/build/linux-src/tools/testing/selftests" \
+	"$TOP/tests/pmu/leon3_pmu_test.c" -o "$T/leon3_pmu_test" 2>"$T/cc.err"; then
+	not_ok "leon3_pmu_test.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
+	exit 1
+fi
+
+# TAP from the harness ("ok 1 pmu.x", "not ok 2 pmu.y") as this suite's lines
+tap() {
+	sed -n -e "s/^ok [0-9]* \(.*\)$/ok - $1: \1/p" \
+		-e "s/^not ok [0-9]* \(.*\)$/not ok - $1: \1/p" "$2"
+}
+
+for cpus in 1 2; do
+	"$run" --timeout 120 --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
+		sh -c 'insmod /root/leon3_pmu.ko && /root/leon3_pmu_test' \
+		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
+	tap "driver ($cpus CPU(s))" "$T/out"
+	is "driver ($cpus CPU(s)): the kselftest run exits 0" "$rc" 0
+done
+
+# After the tests (one of which tries rmmod with an event open), the
+# module unloads, leaves sysfs, and loads again.
+cat >"$T/reload.sh" <<'SH'
+insmod /root/leon3_pmu.ko || exit 10
+/root/leon3_pmu_test >/dev/null 2>&1
+rmmod leon3_pmu	# busybox's rmmod exits 0 whatever happened: look
+grep -q '^leon3_pmu ' /proc/modules && exit 11
+echo unloaded
+[ -e /sys/bus/event_source/devices/leon3_pmu ] || echo gone
+insmod /root/leon3_pmu.ko && [ -e /sys/bus/event_source/devices/leon3_pmu ] && echo reloaded
+SH
+"$run" --timeout 120 --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
+	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
+is "unload and reload: exit status" "$rc" 0
+check "the module unloads once no event is open" grep -qx unloaded "$T/out"
+check "... and leaves sysfs" grep -qx gone "$T/out"
+check "... and loads again" grep -qx reloaded "$T/out"
