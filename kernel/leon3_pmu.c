@@ -248,8 +248,108 @@ static void leon3_pmu_read(struct perf_event *event)
 	leon3_pmu_update(event);
 }
 
+/* sysfs: format/, events/ (every event of the PMU by name), caps/ */
+PMU_FORMAT_ATTR(event, "config:0-7");
+
+static struct attribute *leon3_pmu_format_attrs[] = {
+	&format_attr_event.attr,
+	NULL,
+};
+
+static const struct attribute_group leon3_pmu_format_group = {
+	.name = "format",
+	.attrs = leon3_pmu_format_attrs,
+};
+
+#define LEON3_EVENT_ATTR(_name, _id)					\
+	PMU_EVENT_ATTR_STRING(_name, leon3_event_attr_##_name, "event=" #_id)
+
+LEON3_EVENT_ATTR(icache_miss, 0x00);
+LEON3_EVENT_ATTR(itlb_miss, 0x01);
+LEON3_EVENT_ATTR(icache_hold, 0x02);
+LEON3_EVENT_ATTR(dcache_read_miss, 0x08);
+LEON3_EVENT_ATTR(dtlb_miss, 0x09);
+LEON3_EVENT_ATTR(dcache_hold, 0x0a);
+LEON3_EVENT_ATTR(instructions, 0x11);
+LEON3_EVENT_ATTR(int_instructions, 0x12);
+LEON3_EVENT_ATTR(fp_instructions, 0x13);
+LEON3_EVENT_ATTR(cycles, 0x15);
+LEON3_EVENT_ATTR(branches, 0x22);
+LEON3_EVENT_ATTR(calls, 0x28);
+LEON3_EVENT_ATTR(loads_stores, 0x38);
+LEON3_EVENT_ATTR(loads, 0x39);
+LEON3_EVENT_ATTR(stores, 0x3a);
+LEON3_EVENT_ATTR(icache_access, 0x80);
+LEON3_EVENT_ATTR(dcache_read_access, 0x81);
+LEON3_EVENT_ATTR(dcache_write_access, 0x82);
+LEON3_EVENT_ATTR(dcache_write_miss, 0x83);
+LEON3_EVENT_ATTR(window_overflows, 0x84);
+LEON3_EVENT_ATTR(window_underflows, 0x85);
+LEON3_EVENT_ATTR(traps, 0x86);
+LEON3_EVENT_ATTR(taken_branches, 0x87);
+LEON3_EVENT_ATTR(bus_reads, 0x88);
+LEON3_EVENT_ATTR(bus_writes, 0x89);
+
+static struct attribute *leon3_pmu_event_attrs[] = {
+	&leon3_event_attr_icache_miss.attr.attr,
+	&leon3_event_attr_itlb_miss.attr.attr,
+	&leon3_event_attr_icache_hold.attr.attr,
+	&leon3_event_attr_dcache_read_miss.attr.attr,
+	&leon3_event_attr_dtlb_miss.attr.attr,
+	&leon3_event_attr_dcache_hold.attr.attr,
+	&leon3_event_attr_instructions.attr.attr,
+	&leon3_event_attr_int_instructions.attr.attr,
+	&leon3_event_attr_fp_instructions.attr.attr,
+	&leon3_event_attr_cycles.attr.attr,
+	&leon3_event_attr_branches.attr.attr,
+	&leon3_event_attr_calls.attr.attr,
+	&leon3_event_attr_loads_stores.attr.attr,
+	&leon3_event_attr_loads.attr.attr,
+	&leon3_event_attr_stores.attr.attr,
+	&leon3_event_attr_icache_access.attr.attr,
+	&leon3_event_attr_dcache_read_access.attr.attr,
+	&leon3_event_attr_dcache_write_access.attr.attr,
+	&leon3_event_attr_dcache_write_miss.attr.attr,
+	&leon3_event_attr_window_overflows.attr.attr,
+	&leon3_event_attr_window_underflows.attr.attr,
+	&leon3_event_attr_traps.attr.attr,
+	&leon3_event_attr_taken_branches.attr.attr,
+	&leon3_event_attr_bus_reads.attr.attr,
+	&leon3_event_attr_bus_writes.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group leon3_pmu_events_group = {
+	.name = "events",
+	.attrs = leon3_pmu_event_attrs,
+};
+
+PMU_EVENT_ATTR_STRING(counters, leon3_cap_counters, "6");
+PMU_EVENT_ATTR_STRING(cycle_counter, leon3_cap_cycle_counter, "1");
+PMU_EVENT_ATTR_STRING(counter_bits, leon3_cap_counter_bits, "32");
+
+static struct attribute *leon3_pmu_caps_attrs[] = {
+	&leon3_cap_counters.attr.attr,
+	&leon3_cap_cycle_counter.attr.attr,
+	&leon3_cap_counter_bits.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group leon3_pmu_caps_group = {
+	.name = "caps",
+	.attrs = leon3_pmu_caps_attrs,
+};
+
+static const struct attribute_group *leon3_pmu_attr_groups[] = {
+	&leon3_pmu_format_group,
+	&leon3_pmu_events_group,
+	&leon3_pmu_caps_group,
+	NULL,
+};
+
 static struct pmu leon3_pmu = {
 	.module		= THIS_MODULE,
+	.attr_groups	= leon3_pmu_attr_groups,
 	.task_ctx_nr	= perf_hw_context,
 	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.event_init	= leon3_pmu_event_init,

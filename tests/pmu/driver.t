@@ -17,7 +17,7 @@ if [ ! -f "$ko" ]; then
 	not_ok "the module is built (make module): $ko is missing"
 	exit 1
 fi
-if ! "$cc" -static -O2 -Wall -I "$TOP/build/linux-src/tools/testing/selftests" \
+if ! "$cc" -static -O2 -Wall -Werror -I "$TOP/build/linux-src/tools/testing/selftests" \
 	"$TOP/tests/pmu/leon3_pmu_test.c" -o "$T/leon3_pmu_test" 2>"$T/cc.err"; then
 	not_ok "leon3_pmu_test.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
 	exit 1

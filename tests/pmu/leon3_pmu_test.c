@@ -5,6 +5,7 @@
  * counts of a known loop, user/kernel filtering, the generic events it
  * maps, and the errno of every bad configuration.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -169,6 +170,43 @@ TEST_F(pmu, sampling_refused_until_interrupts)
 	errno = 0;
 	EXPECT_EQ(syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0), -1);
 	EXPECT_EQ(errno, EOPNOTSUPP);
+}
+
+/* sysfs: the format, and every event by name opens and counts */
+TEST_F(pmu, sysfs_events_open)
+{
+	const char *dir = "/sys/bus/event_source/devices/leon3_pmu/events";
+	char path[512], text[64];
+	struct dirent *d;
+	unsigned int id;
+	int n = 0, fd;
+	DIR *dp;
+	FILE *f;
+
+	f = fopen("/sys/bus/event_source/devices/leon3_pmu/format/event", "r");
+	ASSERT_TRUE(f != NULL);
+	ASSERT_TRUE(fgets(text, sizeof(text), f) != NULL);
+	fclose(f);
+	EXPECT_STREQ(text, "config:0-7\n");
+
+	dp = opendir(dir);
+	ASSERT_TRUE(dp != NULL);
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		f = fopen(path, "r");
+		ASSERT_TRUE(f != NULL);
+		ASSERT_EQ(fscanf(f, "event=%x", &id), 1) TH_LOG("%s", d->d_name);
+		fclose(f);
+		fd = open_event(self->type, id, 0, 0);
+		EXPECT_GE(fd, 0) TH_LOG("%s (0x%x) does not open", d->d_name, id);
+		if (fd >= 0)
+			close(fd);
+		n++;
+	}
+	closedir(dp);
+	EXPECT_EQ(n, 25);			/* every event of the spec */
 }
 
 /* perf holds the module while an event exists: rmmod must fail. */
