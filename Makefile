@@ -26,7 +26,7 @@ all: toolchain qemu qemu-baseline kernel busybox prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
-	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox prom rootfs)'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox prom rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M; Ctrl-A X quits)'
 	@echo '  make test            build, then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
