@@ -280,6 +280,13 @@ void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ok - what # SKIP why": a check that cannot run in this configuration */
 void skip(const char *what, const char *why);
 
+/*
+ * 1 + 2 + ... + n by a recursion n calls deep, every frame kept: deeper
+ * than the register windows, it makes window overflow and underflow
+ * traps.
+ */
+unsigned int window_sum(unsigned int n);
+
 /* "BAREMETAL-DONE failures=N", then QEMU powers off. */
 __attribute__((noreturn)) void done(void);
 __attribute__((noreturn)) void halt(void);

@@ -348,6 +348,22 @@ void cpu_idle(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Deep recursion */
+
+static volatile unsigned int zero;
+
+/* Not a tail call: the volatile read after the call keeps every frame. */
+__attribute__((noinline)) unsigned int window_sum(unsigned int n)
+{
+	unsigned int r;
+
+	if (!n)
+		return zero;
+	r = window_sum(n - 1);
+	return n + r + zero;
+}
+
+/* ------------------------------------------------------------------ */
 /* What gcc may call even when freestanding */
 
 void *memset(void *s, int c, unsigned long n)

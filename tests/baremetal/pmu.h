@@ -48,4 +48,11 @@
 #define CFG_SSIZE(c)	(((c) >> 20) & 0xf)	/* way size: 1 KiB << n */
 #define CFG_LSIZE(c)	(((c) >> 16) & 7)	/* line: 1 word << n */
 
+/* Measured loops (loops.S): counters started and stopped by GCTRL */
+void rsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void wsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void bsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+void spin_until(u32 gctrl, u32 en, u32 timer, u32 deadline, u32 *k);
+
 #endif

@@ -15,17 +15,6 @@
 
 static volatile unsigned int zero;
 
-/* Not a tail call: the volatile read after the call keeps every frame. */
-static __attribute__((noinline)) unsigned int sum(unsigned int n)
-{
-	unsigned int r;
-
-	if (!n)
-		return zero;
-	r = sum(n - 1);
-	return n + r + zero;
-}
-
 /* ------------------------------------------------------------------ */
 
 static volatile unsigned int hook_calls;
@@ -44,7 +33,7 @@ static void test_windows(const char *mode)
 {
 	unsigned int cpu = cpu_index();
 	unsigned int ovf = window_overflows[cpu], unf = window_underflows[cpu];
-	unsigned int got = sum(DEPTH);
+	unsigned int got = window_sum(DEPTH);
 
 	is_u32(got, DEPTH * (DEPTH + 1) / 2, "%s: recursion %u deep (%u windows)",
 	       mode, DEPTH, nwindows());
@@ -145,7 +134,7 @@ void irq_handler(unsigned int level)
 	irq_level[cpu] = level;
 	irq_psr[cpu] = rd_psr();
 	/* Deeper than the windows, inside a handler. */
-	if (sum(DEPTH) != DEPTH * (DEPTH + 1) / 2)
+	if (window_sum(DEPTH) != DEPTH * (DEPTH + 1) / 2)
 		irq_level[cpu] = 0xbad;
 }
 
@@ -249,7 +238,7 @@ static volatile unsigned int alive[MAX_CPUS], sums[MAX_CPUS], irqs[MAX_CPUS];
 void secondary_main(unsigned int cpu)
 {
 	alive[cpu] = cpu + 1;
-	sums[cpu] = sum(DEPTH);
+	sums[cpu] = window_sum(DEPTH);
 	irqs[cpu] = force_irq_once(cpu);
 }
 

@@ -48,66 +48,7 @@ static void flush_icache(void)
 	sta_asi2(ASI2_CCTRL, lda_asi2(ASI2_CCTRL) | (1u << 21));	/* FI */
 }
 
-/*
- * Leaf routines, no stack: the first store starts every counter
- * (GCTRL.EN), the last one stops them all; in between only the loop.
- *   rsweep: ldub from base + i, i += stride, while i < bytes
- *   wsweep: st to base + i, likewise
- *   bsweep: lda [base + i] 0x1c (MMU/cache bypass), likewise
- */
-asm(".text\n"
-    ".global rsweep\n"
-    "rsweep:\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g1\n"
-    "1:	ldub	[%o2 + %g1], %o5\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	1b\n"
-    "	 nop\n"
-    "	sta	%g0, [%o0] 2\n"
-    "	retl\n"
-    "	 nop\n"
-    ".global rsweep2\n"			/* rsweep, once uncounted first */
-    "rsweep2:\n"
-    "	mov	0, %g1\n"
-    "1:	ldub	[%o2 + %g1], %o5\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	1b\n"
-    "	 nop\n"
-    "	ba	rsweep\n"
-    "	 nop\n"
-    ".global wsweep\n"
-    "wsweep:\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g1\n"
-    "1:	st	%g1, [%o2 + %g1]\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	1b\n"
-    "	 nop\n"
-    "	sta	%g0, [%o0] 2\n"
-    "	retl\n"
-    "	 nop\n"
-    ".global bsweep\n"
-    "bsweep:\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g1\n"
-    "	add	%o2, %g1, %o5\n"
-    "1:	lda	[%o5] 0x1c, %g0\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	1b\n"
-    "	 add	%o2, %g1, %o5\n"
-    "	sta	%g0, [%o0] 2\n"
-    "	retl\n"
-    "	 nop\n");
-
-void rsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
-void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
-void wsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
-void bsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+/* The sweeps: loops.S */
 
 #define NEV	5
 static const u32 events[NEV] = { EV_DRMISS, EV_DREAD, EV_BUSREAD, EV_IMISS, EV_DWMISS };

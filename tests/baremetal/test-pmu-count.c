@@ -208,16 +208,6 @@ static void test_modes(void)
 
 static volatile unsigned int zero;
 
-static __attribute__((noinline)) unsigned int sum(unsigned int n)
-{
-	unsigned int r;
-
-	if (!n)
-		return zero;
-	r = sum(n - 1);
-	return n + r + zero;
-}
-
 static void test_windows(void)
 {
 	unsigned int cpu = cpu_index(), o0 = window_overflows[cpu], u0 = window_underflows[cpu];
@@ -226,7 +216,7 @@ static void test_windows(void)
 	pmu_reset();
 	sta_asi2(PMU_EVCTRL(0), CTRL_EN | CTRL_SU | EV_WIN_OVF);
 	sta_asi2(PMU_EVCTRL(1), CTRL_EN | CTRL_SU | EV_WIN_UNF);
-	is_u32(sum(30), 30 * 31 / 2, "recursion of depth 30");
+	is_u32(window_sum(30), 30 * 31 / 2, "recursion of depth 30");
 	sta_asi2(PMU_GCTRL, 0);
 	ovf = lda_asi2(PMU_EVCNT(0));
 	unf = lda_asi2(PMU_EVCNT(1));

@@ -16,30 +16,7 @@
 #define PMU_IRQLINE	0x104
 #define RUN_US		3000000u	/* long enough to migrate during it */
 
-/*
- * u32 spin(ctrl_addr, ctrl, cnt_addr, timer_addr, deadline, u32 *k):
- * loops until the down-counting timer passes @deadline; *k = iterations.
- * Instructions: mov, then per iteration ld, subcc, bcs, add (+ ba, nop
- * when it goes round again): 6k - 1.  Loads: k.  Branches: 2k - 1, of
- * which k taken.
- */
-asm(".text\n"
-    ".global spin\n"
-    "spin:\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g2\n"
-    "1:	ld	[%o3], %g1\n"
-    "	subcc	%g1, %o4, %g0\n"
-    "	bcs	2f\n"
-    "	 add	%g2, 1, %g2\n"
-    "	ba	1b\n"
-    "	 nop\n"
-    "2:	lda	[%o2] 2, %o0\n"
-    "	retl\n"
-    "	 st	%g2, [%o5]\n");
-
-u32 spin(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, u32 timer_addr, u32 deadline,
-	 u32 *k);
+/* spin_until(): loops.S, 6k - 1 instructions and k loads for k iterations */
 
 int main(void)
 {
@@ -56,13 +33,13 @@ int main(void)
 	diag("MIGRATE-NOW");
 	sta_asi2(PMU_GCTRL, 0);
 
-	/* The rest start together with spin()'s GCTRL store. */
+	/* The rest start together with spin_until()'s GCTRL store. */
 	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
 	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | 0x11);
 	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | 0x39);
-	insns = spin(PMU_GCTRL, GCTRL_EN, PMU_EVCNT(0), GPT_COUNTER(0),
-		     mmio_read32(GPT_COUNTER(0)) - RUN_US, &k);
-	sta_asi2(PMU_GCTRL, 0);
+	spin_until(PMU_GCTRL, GCTRL_EN, GPT_COUNTER(0),
+		   mmio_read32(GPT_COUNTER(0)) - RUN_US, &k);
+	insns = lda_asi2(PMU_EVCNT(0));
 	cycles = lda_asi2(PMU_CYCCNT);
 	loads = lda_asi2(PMU_EVCNT(1));
 

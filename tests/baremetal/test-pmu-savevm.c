@@ -16,23 +16,7 @@
 #define RUN_US		1500000u
 #define WAIT_US		4000000u	/* for loadvm to come */
 
-/* spin(): as in test-pmu-migrate.c: 6k - 1 instructions, k loads */
-asm(".text\n"
-    ".global spin\n"
-    "spin:\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g2\n"
-    "1:	ld	[%o3], %g1\n"
-    "	subcc	%g1, %o4, %g0\n"
-    "	bcs	2f\n"
-    "	 add	%g2, 1, %g2\n"
-    "	ba	1b\n"
-    "	 nop\n"
-    "2:	sta	%g0, [%o0] 2\n"
-    "	retl\n"
-    "	 st	%g2, [%o5]\n");
-
-void spin(u32 gctrl, u32 en, u32 unused, u32 timer_addr, u32 deadline, u32 *k);
+/* spin_until(): loops.S, 6k - 1 instructions and k loads for k iterations */
 
 int main(void)
 {
@@ -42,8 +26,8 @@ int main(void)
 	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | 0x11);
 	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | 0x39);
 	diag("SAVEVM-NOW");
-	spin(PMU_GCTRL, GCTRL_EN, 0, GPT_COUNTER(0),
-	     mmio_read32(GPT_COUNTER(0)) - RUN_US, &k);
+	spin_until(PMU_GCTRL, GCTRL_EN, GPT_COUNTER(0),
+		   mmio_read32(GPT_COUNTER(0)) - RUN_US, &k);
 	insns = lda_asi2(PMU_EVCNT(0));
 	loads = lda_asi2(PMU_EVCNT(1));
 	diag("LOADVM-NOW");

@@ -58,31 +58,7 @@ static void mmu_on(void)
 	sta_asi(ASI_MMUREGS, 0x000, lda_mmu(0x000) | 1);	/* enable */
 }
 
-/*
- * rsweep2(gctrl, en, base, bytes, stride): ldub over [base, base+bytes)
- * once uncounted, then again between GCTRL = en and GCTRL = 0.
- */
-asm(".text\n"
-    ".global rsweep2\n"
-    "rsweep2:\n"
-    "	mov	0, %g1\n"
-    "1:	ldub	[%o2 + %g1], %o5\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	1b\n"
-    "	 nop\n"
-    "	sta	%o1, [%o0] 2\n"
-    "	mov	0, %g1\n"
-    "2:	ldub	[%o2 + %g1], %o5\n"
-    "	add	%g1, %o4, %g1\n"
-    "	cmp	%g1, %o3\n"
-    "	bl	2b\n"
-    "	 nop\n"
-    "	sta	%g0, [%o0] 2\n"
-    "	retl\n"
-    "	 nop\n");
-
-void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+/* rsweep2(): loops.S */
 
 static u32 dmiss, imiss;
 
