@@ -78,16 +78,21 @@ static const int leon3_hw_map[PERF_COUNT_HW_MAX] = {
 
 #define C(x)	PERF_COUNT_HW_CACHE_##x
 
-/* [cache][op][result]; 0 means unsupported (no event has id 0 here) */
+/* [cache][op][result]; everything not listed is unsupported */
 static const int leon3_cache_map[C(MAX)][C(OP_MAX)][C(RESULT_MAX)] = {
-	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x81 + 1,
-	[C(L1D)][C(OP_READ)][C(RESULT_MISS)]	= 0x08 + 1,
-	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)]	= 0x82 + 1,
-	[C(L1D)][C(OP_WRITE)][C(RESULT_MISS)]	= 0x83 + 1,
-	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x80 + 1,
-	[C(L1I)][C(OP_READ)][C(RESULT_MISS)]	= 0x00 + 1,
-	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x01 + 1,
-	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x09 + 1,
+	[0 ... C(MAX) - 1] = {
+		[0 ... C(OP_MAX) - 1] = {
+			[0 ... C(RESULT_MAX) - 1] = HW_OP_UNSUPPORTED,
+		},
+	},
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x81,
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)]	= 0x08,
+	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)]	= 0x82,
+	[C(L1D)][C(OP_WRITE)][C(RESULT_MISS)]	= 0x83,
+	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x80,
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)]	= 0x00,
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x01,
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x09,
 };
 
 /* Per CPU: which counters hold which event */
@@ -130,7 +135,7 @@ static int leon3_pmu_map_event(struct perf_event *event)
 		    result >= C(RESULT_MAX) || config >> 24)
 			return -EINVAL;
 		id = leon3_cache_map[type][op][result];
-		return id ? id - 1 : -ENOENT;
+		return id == HW_OP_UNSUPPORTED ? -ENOENT : id;
 	default:
 		if (config & ~(u64)CTRL_EVENT)
 			return -EINVAL;		/* reserved config bits */

@@ -157,6 +157,31 @@ TEST_F(pmu, bad_configs)
 	EXPECT_EQ(errno, ENOENT) TH_LOG("a generic event the PMU does not have");
 }
 
+/* Generic cache events: the L1 and TLB ones route here, the rest do not */
+TEST_F(pmu, generic_cache_events)
+{
+	__u64 l1d_read_miss = PERF_COUNT_HW_CACHE_L1D |
+			      PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			      PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+	__u64 itlb_miss = PERF_COUNT_HW_CACHE_ITLB |
+			  PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			  PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+	__u64 ll_read = PERF_COUNT_HW_CACHE_LL |
+			PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16;
+	int fd;
+
+	fd = open_event(PERF_TYPE_HW_CACHE, l1d_read_miss, 0, 0);
+	EXPECT_GE(fd, 0);
+	close(fd);
+	fd = open_event(PERF_TYPE_HW_CACHE, itlb_miss, 0, 0);
+	EXPECT_GE(fd, 0);
+	close(fd);
+	errno = 0;
+	EXPECT_EQ(open_event(PERF_TYPE_HW_CACHE, ll_read, 0, 0), -1);
+	EXPECT_EQ(errno, ENOENT) TH_LOG("no last-level cache");
+}
+
 TEST_F(pmu, sampling_refused_until_interrupts)
 {
 	struct perf_event_attr attr = {
