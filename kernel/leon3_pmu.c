@@ -3,23 +3,39 @@
  * perf PMU driver for the LEON3 performance monitoring unit.
  *
  * Each CPU has its own PMU in ASI 0x02 (Documentation/pmu-registers.md):
- * a cycle counter and six event counters of 32 bits.  This first
- * version counts: raw events (config = event id), the generic hardware
- * and cache events the PMU has, user/kernel filtering, per task and per
- * CPU.  Sampling needs the overflow interrupt and is refused for now.
+ * a cycle counter and six event counters of 32 bits, an overflow
+ * interrupt on an IRQMP extended line of the CPU's own, and the PID
+ * extensions (PID register, per-counter PID filter, PID log).
+ *
+ * Counters are 32 bits wide and stop at an overflow until the interrupt
+ * handler releases them; every counter runs with its interrupt enabled,
+ * so counts are extended to 64 bits at each wrap, and sampling events
+ * start at -period.
  */
 
 #define pr_fmt(fmt) "leon3_pmu: " fmt
 
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
 
 #include <asm/cpu_type.h>
+#include <asm/irq_regs.h>
+#include <asm/leon.h>
+#include <asm/leon_amba.h>
+#include <asm/switch_to.h>
 
 /* Registers, ASI 0x02 */
 #define PMU_GCTRL		0xc0
@@ -27,19 +43,40 @@
 #define PMU_CNT(c)		(0xc8 + 8 * (c))	/* c = 0: CYCCNT */
 #define PMU_CTRL(c)		(0xcc + 8 * (c))
 #define PMU_FEATURES		0x100
+#define PMU_IRQLINE		0x104
+#define PMU_PID			0x108
+#define PMU_PIDLOG		0x10c
+#define PMU_PIDLOG_PID		0x110
+#define PMU_PIDLOG_CYC		0x114
+#define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
 
 #define GCTRL_EN		BIT(0)
 #define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
+#define GCTRL_IRQCLR		BIT(31)
+#define OVF_COUNTERS		0x7fU	/* bit c: counter c overflowed */
+#define OVF_IRQ			BIT(31)
 #define CTRL_EVENT		0xffU
 #define CTRL_EN			BIT(8)
 #define CTRL_CLR		BIT(9)
 #define CTRL_SU			BIT(10)
+#define CTRL_IRQEN		BIT(11)
 #define CTRL_NU			BIT(12)
+#define CTRL_PF			BIT(13)
+#define FEAT_PID		BIT(0)
+#define FEAT_PIDLOG		BIT(1)
 #define FEAT_NU			BIT(2)
+#define IRQLINE_LINE(v)		((v) & 0x1f)
+#define PIDLOG_EN		BIT(0)
+#define PIDLOG_CLR		BIT(1)
+#define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
+#define PIDLOG_OVF		BIT(31)
 
 #define LEON3_PMU_COUNTERS	7	/* counter 0 counts cycles only */
 #define LEON3_PMU_MAX_PERIOD	0xffffffffULL
 #define EV_CYCLES		0x15
+
+/* perf_event_attr.config1: the PID filter (0: none) */
+#define CONFIG1_PID		0xffffffffULL
 
 static u32 pmu_read(u32 addr)
 {
@@ -102,7 +139,9 @@ struct leon3_pmu_hw {
 };
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
-static bool leon3_pmu_has_nu;
+static u32 leon3_pmu_features;
+static int leon3_pmu_irq[NR_CPUS];	/* Linux irq of each CPU's PMU */
+static u32 leon3_pmu_irqen;		/* CTRL_IRQEN if every CPU has one */
 
 static bool leon3_event_known(u32 id)
 {
@@ -143,37 +182,93 @@ static int leon3_pmu_map_event(struct perf_event *event)
 	}
 }
 
+/* Add @e to a group's needs; false if it belongs to another hardware PMU */
+static bool leon3_pmu_group_add(struct perf_event *e, struct pmu *pmu,
+				int *counters, int *cycles)
+{
+	if (e->pmu != pmu)
+		return is_software_event(e);
+	(*counters)++;
+	if ((e->hw.config & CTRL_EVENT) == EV_CYCLES)
+		(*cycles)++;
+	return true;
+}
+
+/* Whether @event and its group fit in one CPU's counters */
+static bool leon3_pmu_group_fits(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	struct pmu *pmu = event->pmu;
+	int counters = 0, cycles = 0;
+
+	if (leader != event &&
+	    !leon3_pmu_group_add(leader, pmu, &counters, &cycles))
+		return false;
+	for_each_sibling_event(sibling, leader)
+		if (!leon3_pmu_group_add(sibling, pmu, &counters, &cycles))
+			return false;
+	leon3_pmu_group_add(event, pmu, &counters, &cycles);
+
+	/* Counter 0 takes one cycles event, the event counters the rest. */
+	return counters - min(cycles, 1) <= LEON3_PMU_COUNTERS - 1;
+}
+
 static int leon3_pmu_event_init(struct perf_event *event)
 {
+	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
 	u32 ctrl;
 	int id;
 
-	if (event->attr.type != event->pmu->type &&
-	    event->attr.type != PERF_TYPE_HARDWARE &&
-	    event->attr.type != PERF_TYPE_HW_CACHE)
+	if (attr->type != event->pmu->type &&
+	    attr->type != PERF_TYPE_HARDWARE &&
+	    attr->type != PERF_TYPE_HW_CACHE)
 		return -ENOENT;
 
 	id = leon3_pmu_map_event(event);
 	if (id < 0)
 		return id;
 
-	/* No overflow interrupt yet: counting only. */
-	if (is_sampling_event(event) || event->attr.sample_period)
+	if (attr->type == event->pmu->type &&
+	    (attr->config1 & ~CONFIG1_PID || attr->config2))
+		return -EINVAL;		/* reserved config bits */
+
+	/* What the PMU cannot tell apart is refused, never miscounted. */
+	if (attr->exclude_idle)
 		return -EOPNOTSUPP;
 
-	ctrl = id | CTRL_EN;
-	if (!event->attr.exclude_kernel)
+	ctrl = id | CTRL_EN | leon3_pmu_irqen;
+	if (!attr->exclude_kernel)
 		ctrl |= CTRL_SU;
-	if (event->attr.exclude_user) {
-		if (event->attr.exclude_kernel)
+	if (attr->exclude_user) {
+		if (attr->exclude_kernel)
 			return -EINVAL;		/* nothing left to count */
-		if (!leon3_pmu_has_nu)
+		if (!(leon3_pmu_features & FEAT_NU))
 			return -EOPNOTSUPP;
 		ctrl |= CTRL_NU;
 	}
+	hwc->config_base = 0;
+	if (attr->type == event->pmu->type && attr->config1) {
+		if (!(leon3_pmu_features & FEAT_PID))
+			return -EOPNOTSUPP;
+		ctrl |= CTRL_PF;
+		hwc->config_base = attr->config1;
+	}
 	hwc->config = ctrl;
 	hwc->idx = -1;
+
+	if (!leon3_pmu_group_fits(event))
+		return -EINVAL;
+
+	/*
+	 * A counting event overflows every 2^31 events too, so that the
+	 * interrupt folds each wrap into the 64-bit count.
+	 */
+	if (!is_sampling_event(event)) {
+		hwc->sample_period = LEON3_PMU_MAX_PERIOD >> 1;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
 	return 0;
 }
 
@@ -181,14 +276,49 @@ static int leon3_pmu_event_init(struct perf_event *event)
 static void leon3_pmu_update(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
+	u64 prev, now, delta;
 
 	do {
 		prev = local64_read(&hwc->prev_count);
 		now = pmu_read(PMU_CNT(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
-	local64_add((now - prev) & LEON3_PMU_MAX_PERIOD, &event->count);
+	delta = (now - prev) & LEON3_PMU_MAX_PERIOD;
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+}
+
+/*
+ * Start the counter at -(events left in the period).  Returns whether
+ * a period ended: the overflow is then a sample (for sampling events).
+ */
+static bool leon3_pmu_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	s64 period = hwc->sample_period;
+	bool ended = false;
+
+	if (unlikely(left <= -period)) {
+		left = period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+		ended = true;
+	}
+	if (unlikely(left <= 0)) {
+		left += period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+		ended = true;
+	}
+	/* Half the range: a late read still sees less than one wrap. */
+	if (left > (s64)(LEON3_PMU_MAX_PERIOD >> 1))
+		left = LEON3_PMU_MAX_PERIOD >> 1;
+
+	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
+	pmu_write(PMU_CNT(hwc->idx), (u32)-left);
+	perf_event_update_userpage(event);
+	return ended;
 }
 
 static void leon3_pmu_start(struct perf_event *event, int flags)
@@ -196,20 +326,27 @@ static void leon3_pmu_start(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
-	local64_set(&hwc->prev_count, 0);
-	pmu_write(PMU_CNT(hwc->idx), 0);
+	leon3_pmu_set_period(event);
+	if (hwc->config & CTRL_PF)
+		pmu_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
 	pmu_write(PMU_CTRL(hwc->idx), hwc->config);
-	perf_event_update_userpage(event);
 }
 
 static void leon3_pmu_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	u32 ovf = BIT(hwc->idx);
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 	pmu_write(PMU_CTRL(hwc->idx), 0);
 	leon3_pmu_update(event);
+	/*
+	 * An overflow the handler has not seen yet: the count has it, and
+	 * the handler must not take it for the counter's next user.
+	 */
+	if (pmu_read(PMU_OVF) & ovf)
+		pmu_write(PMU_OVF, ovf);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -233,6 +370,7 @@ static int leon3_pmu_add(struct perf_event *event, int flags)
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		leon3_pmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -253,11 +391,74 @@ static void leon3_pmu_read(struct perf_event *event)
 	leon3_pmu_update(event);
 }
 
+/* GCTRL.EN starts and stops all of this CPU's counters at once. */
+static void leon3_pmu_enable(struct pmu *pmu)
+{
+	pmu_write(PMU_GCTRL, GCTRL_EN);
+}
+
+static void leon3_pmu_disable(struct pmu *pmu)
+{
+	pmu_write(PMU_GCTRL, 0);
+}
+
+static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
+{
+	struct leon3_pmu_hw *hw = this_cpu_ptr(&leon3_pmu_hw);
+	struct pt_regs *regs = get_irq_regs();
+	struct perf_sample_data data;
+	unsigned long ovf;
+	bool handled = false;
+	u32 status;
+	int idx;
+
+	/*
+	 * The line rises when OVF bit 31 is set; a counter that overflows
+	 * while it is set raises nothing new, so look again after IRQCLR.
+	 * Bit 31 alone: leon3_pmu_stop() took the counter's overflow.
+	 */
+	while ((status = pmu_read(PMU_OVF)) & (OVF_IRQ | OVF_COUNTERS)) {
+		handled = true;
+		ovf = status & OVF_COUNTERS;
+		pmu_write(PMU_OVF, ovf);
+		for_each_set_bit(idx, &ovf, LEON3_PMU_COUNTERS) {
+			struct perf_event *event = hw->events[idx];
+
+			if (!event)
+				continue;
+			leon3_pmu_update(event);
+			if (!leon3_pmu_set_period(event) ||
+			    !is_sampling_event(event))
+				continue;
+			/*
+			 * The kernel returns to user space with interrupts
+			 * masked: an overflow there is taken at a user IP
+			 * that a kernel-only event must not report.  (perf
+			 * drops the converse case itself.)
+			 */
+			if (event->attr.exclude_user && user_mode(regs))
+				continue;
+			perf_sample_data_init(&data, 0, event->hw.last_period);
+			if (perf_event_overflow(event, &data, regs))
+				leon3_pmu_stop(event, 0);	/* throttled */
+		}
+		/* Release the stopped counters, keeping the global enable. */
+		pmu_write(PMU_GCTRL,
+			  (pmu_read(PMU_GCTRL) & GCTRL_EN) | GCTRL_IRQCLR);
+	}
+
+	/* perf's pending work (wakeups, signals) runs here, not later. */
+	irq_work_run();
+	return handled ? IRQ_HANDLED : IRQ_NONE;
+}
+
 /* sysfs: format/, events/ (every event of the PMU by name), caps/ */
 PMU_FORMAT_ATTR(event, "config:0-7");
+PMU_FORMAT_ATTR(pid, "config1:0-31");	/* count only while PID runs */
 
 static struct attribute *leon3_pmu_format_attrs[] = {
 	&format_attr_event.attr,
+	&format_attr_pid.attr,
 	NULL,
 };
 
@@ -356,13 +557,168 @@ static struct pmu leon3_pmu = {
 	.module		= THIS_MODULE,
 	.attr_groups	= leon3_pmu_attr_groups,
 	.task_ctx_nr	= perf_hw_context,
-	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.event_init	= leon3_pmu_event_init,
+	.pmu_enable	= leon3_pmu_enable,
+	.pmu_disable	= leon3_pmu_disable,
 	.add		= leon3_pmu_add,
 	.del		= leon3_pmu_del,
 	.start		= leon3_pmu_start,
 	.stop		= leon3_pmu_stop,
 	.read		= leon3_pmu_read,
+};
+
+/*
+ * The PID log.  At each PID write a CPU's PMU logs the PID that ran and
+ * its cycles in a FIFO of 64 records.  The driver drains the FIFOs into
+ * one buffer, read as text from /dev/leon3_pidlog, a "cpu pid cycles"
+ * line per record; writing 1 or 0 there starts or stops the logging.
+ */
+struct leon3_pidlog_rec {
+	u32 cpu;
+	u32 pid;
+	u32 cycles;
+};
+
+#define PIDLOG_RECORDS		4096
+#define PIDLOG_DRAIN_AT		32	/* records in the FIFO */
+
+static struct leon3_pidlog_rec leon3_pidlog[PIDLOG_RECORDS];
+static unsigned int leon3_pidlog_head, leon3_pidlog_tail;
+static unsigned long leon3_pidlog_lost;
+static bool leon3_pidlog_on;
+static DEFINE_RAW_SPINLOCK(leon3_pidlog_lock);
+static DEFINE_MUTEX(leon3_pidlog_mutex);
+
+/* Move this CPU's logged records to the buffer (IRQs off) */
+static void leon3_pidlog_drain(void *unused)
+{
+	u32 status = pmu_read(PMU_PIDLOG);
+	u32 n = PIDLOG_COUNT(status);
+	struct leon3_pidlog_rec rec;
+
+	rec.cpu = smp_processor_id();
+	raw_spin_lock(&leon3_pidlog_lock);
+	while (n--) {
+		rec.pid = pmu_read(PMU_PIDLOG_PID);
+		rec.cycles = pmu_read(PMU_PIDLOG_CYC);	/* pops the record */
+		if (leon3_pidlog_tail - leon3_pidlog_head < PIDLOG_RECORDS)
+			leon3_pidlog[leon3_pidlog_tail++ % PIDLOG_RECORDS] = rec;
+		else
+			leon3_pidlog_lost++;
+	}
+	if (status & PIDLOG_OVF) {
+		/* The FIFO filled up: say so, and clear the flag. */
+		leon3_pidlog_lost++;
+		pmu_write(PMU_PIDLOG, PIDLOG_CLR | (status & PIDLOG_EN));
+	}
+	raw_spin_unlock(&leon3_pidlog_lock);
+}
+
+static void leon3_pidlog_start_cpu(void *unused)
+{
+	pmu_write(PMU_PIDLOG, PIDLOG_CLR | PIDLOG_EN);
+}
+
+static void leon3_pidlog_stop_cpu(void *unused)
+{
+	leon3_pidlog_drain(NULL);
+	pmu_write(PMU_PIDLOG, 0);
+}
+
+/* The context-switch hook: the PMU's PID register follows the CPU. */
+static void leon3_pmu_switch(struct task_struct *next)
+{
+	pmu_write(PMU_PID, task_pid_nr(next));
+	if (READ_ONCE(leon3_pidlog_on) &&
+	    PIDLOG_COUNT(pmu_read(PMU_PIDLOG)) >= PIDLOG_DRAIN_AT)
+		leon3_pidlog_drain(NULL);
+}
+
+static ssize_t leon3_pidlog_read(struct file *file, char __user *buf,
+				 size_t len, loff_t *ppos)
+{
+	struct leon3_pidlog_rec rec;
+	unsigned long lost;
+	size_t done = 0;
+	char line[40];
+	int n;
+
+	mutex_lock(&leon3_pidlog_mutex);
+	on_each_cpu(leon3_pidlog_drain, NULL, 1);
+	for (;;) {
+		raw_spin_lock_irq(&leon3_pidlog_lock);
+		lost = leon3_pidlog_lost;
+		rec = leon3_pidlog[leon3_pidlog_head % PIDLOG_RECORDS];
+		if (!lost && leon3_pidlog_head == leon3_pidlog_tail) {
+			raw_spin_unlock_irq(&leon3_pidlog_lock);
+			break;
+		}
+		raw_spin_unlock_irq(&leon3_pidlog_lock);
+
+		if (lost)
+			n = scnprintf(line, sizeof(line), "# lost %lu\n", lost);
+		else
+			n = scnprintf(line, sizeof(line), "%u %u %u\n",
+				      rec.cpu, rec.pid, rec.cycles);
+		if (done + n > len)
+			break;
+		if (copy_to_user(buf + done, line, n)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		done += n;
+
+		raw_spin_lock_irq(&leon3_pidlog_lock);
+		if (lost)
+			leon3_pidlog_lost -= lost;
+		else
+			leon3_pidlog_head++;
+		raw_spin_unlock_irq(&leon3_pidlog_lock);
+	}
+	mutex_unlock(&leon3_pidlog_mutex);
+	return done;
+}
+
+static ssize_t leon3_pidlog_write(struct file *file, const char __user *buf,
+				  size_t len, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, len, &on);
+	if (ret)
+		return ret;
+
+	mutex_lock(&leon3_pidlog_mutex);
+	if (on) {
+		raw_spin_lock_irq(&leon3_pidlog_lock);
+		leon3_pidlog_head = 0;
+		leon3_pidlog_tail = 0;
+		leon3_pidlog_lost = 0;
+		raw_spin_unlock_irq(&leon3_pidlog_lock);
+		WRITE_ONCE(leon3_pidlog_on, true);
+		on_each_cpu(leon3_pidlog_start_cpu, NULL, 1);
+	} else {
+		on_each_cpu(leon3_pidlog_stop_cpu, NULL, 1);
+		WRITE_ONCE(leon3_pidlog_on, false);
+	}
+	mutex_unlock(&leon3_pidlog_mutex);
+	return len;
+}
+
+static const struct file_operations leon3_pidlog_fops = {
+	.owner	= THIS_MODULE,
+	.read	= leon3_pidlog_read,
+	.write	= leon3_pidlog_write,
+	.llseek	= noop_llseek,
+};
+
+static struct miscdevice leon3_pidlog_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "leon3_pidlog",
+	.fops	= &leon3_pidlog_fops,
+	.mode	= 0600,
 };
 
 /* Counters off and cleared, global enable on: each counter's EN decides */
@@ -372,8 +728,69 @@ static void leon3_pmu_reset_cpu(void *info)
 
 	for (c = 0; c < LEON3_PMU_COUNTERS; c++)
 		pmu_write(PMU_CTRL(c), CTRL_CLR);
-	pmu_write(PMU_OVF, 0x7f);
-	pmu_write(PMU_GCTRL, info ? GCTRL_EN : 0);
+	pmu_write(PMU_OVF, OVF_COUNTERS);
+	pmu_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
+	if (leon3_pmu_features & FEAT_PIDLOG)
+		pmu_write(PMU_PIDLOG, PIDLOG_CLR);
+}
+
+static void leon3_pmu_read_irqline(void *line)
+{
+	*(u32 *)line = IRQLINE_LINE(pmu_read(PMU_IRQLINE));
+}
+
+static void leon3_pmu_free_irqs(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (leon3_pmu_irq[cpu])
+			free_irq(leon3_pmu_irq[cpu], &leon3_pmu);
+		leon3_pmu_irq[cpu] = 0;
+	}
+}
+
+/*
+ * Each CPU's PMU interrupts on the extended IRQMP line in its IRQLINE
+ * register, routed to that CPU only.  Without a line on every CPU the
+ * PMU counts but cannot sample.
+ */
+static int leon3_pmu_request_irqs(void)
+{
+	unsigned int irq;
+	int cpu, ret;
+	u32 line;
+
+	for_each_online_cpu(cpu) {
+		line = 0;
+		smp_call_function_single(cpu, leon3_pmu_read_irqline, &line, 1);
+		irq = line >= 16 ? leon_build_device_irq(line, handle_simple_irq,
+							 "edge", 0) : 0;
+		if (!irq) {
+			pr_info("CPU %d: no overflow interrupt (line %u): counting only\n",
+				cpu, line);
+			ret = 0;
+			goto fail;
+		}
+		if (IS_ENABLED(CONFIG_SMP)) {
+			ret = irq_set_affinity(irq, cpumask_of(cpu));
+			if (ret)
+				goto fail;
+		}
+		ret = request_irq(irq, leon3_pmu_handle_irq,
+				  IRQF_NOBALANCING | IRQF_NO_THREAD,
+				  "leon3_pmu", &leon3_pmu);
+		if (ret)
+			goto fail;
+		leon3_pmu_irq[cpu] = irq;
+	}
+	leon3_pmu_irqen = CTRL_IRQEN;
+	return 0;
+
+fail:
+	leon3_pmu_free_irqs();
+	leon3_pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+	return ret;
 }
 
 static int __init leon3_pmu_init(void)
@@ -388,23 +805,52 @@ static int __init leon3_pmu_init(void)
 		pr_info("no LEON3 PMU (GCTRL 0x%08x)\n", gctrl);
 		return -ENODEV;
 	}
-	leon3_pmu_has_nu = pmu_read(PMU_FEATURES) & FEAT_NU;
-
+	leon3_pmu_features = pmu_read(PMU_FEATURES);
 	on_each_cpu(leon3_pmu_reset_cpu, (void *)1, 1);
-	ret = perf_pmu_register(&leon3_pmu, "leon3_pmu", PERF_TYPE_RAW);
-	if (ret) {
-		on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
-		return ret;
+
+	ret = leon3_pmu_request_irqs();
+	if (ret)
+		goto fail_reset;
+	if (leon3_pmu_features & FEAT_PID) {
+		ret = sparc32_set_switch_hook(leon3_pmu_switch);
+		if (ret)
+			goto fail_irqs;
 	}
-	pr_info("%d event counters and a cycle counter per CPU\n",
-		GCTRL_NCNT(gctrl));
+	if (leon3_pmu_features & FEAT_PIDLOG) {
+		ret = misc_register(&leon3_pidlog_dev);
+		if (ret)
+			goto fail_hook;
+	}
+	ret = perf_pmu_register(&leon3_pmu, "leon3_pmu", PERF_TYPE_RAW);
+	if (ret)
+		goto fail_misc;
+
+	pr_info("%d event counters and a cycle counter per CPU%s\n",
+		GCTRL_NCNT(gctrl), leon3_pmu_irqen ? ", overflow interrupts" : "");
 	return 0;
+
+fail_misc:
+	if (leon3_pmu_features & FEAT_PIDLOG)
+		misc_deregister(&leon3_pidlog_dev);
+fail_hook:
+	if (leon3_pmu_features & FEAT_PID)
+		sparc32_clear_switch_hook(leon3_pmu_switch);
+fail_irqs:
+	leon3_pmu_free_irqs();
+fail_reset:
+	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
+	return ret;
 }
 
 static void __exit leon3_pmu_exit(void)
 {
 	perf_pmu_unregister(&leon3_pmu);
+	if (leon3_pmu_features & FEAT_PIDLOG)
+		misc_deregister(&leon3_pidlog_dev);
+	if (leon3_pmu_features & FEAT_PID)
+		sparc32_clear_switch_hook(leon3_pmu_switch);
 	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
+	leon3_pmu_free_irqs();
 }
 
 module_init(leon3_pmu_init);

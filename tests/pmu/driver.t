@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The leon3_pmu module in the guest: it loads, registers, counts
-# (tests/pmu/leon3_pmu_test.c, kselftest harness, 1 and 2 CPUs), cannot
+# (tests/pmu/leon3_pmu_test.c, kselftest harness, 1, 2 and 4 CPUs), cannot
 # be unloaded while an event is open, and unloads and reloads after.
 
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +17,7 @@ if [ ! -f "$ko" ]; then
 	not_ok "the module is built (make module): $ko is missing"
 	exit 1
 fi
-if ! "$cc" -static -O2 -Wall -Werror -I "$TOP/build/linux-src/tools/testing/selftests" \
+if ! "$cc" -static -pthread -O2 -Wall -Werror -I "$TOP/build/linux-src/tools/testing/selftests" \
 	"$TOP/tests/pmu/leon3_pmu_test.c" -o "$T/leon3_pmu_test" 2>"$T/cc.err"; then
 	not_ok "leon3_pmu_test.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
 	exit 1
@@ -29,7 +29,7 @@ tap() {
 		-e "s/^not ok [0-9]* \(.*\)$/not ok - $1: \1/p" "$2"
 }
 
-for cpus in 1 2; do
+for cpus in 1 2 4; do
 	"$run" --timeout 120 --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
 		sh -c 'insmod /root/leon3_pmu.ko && /root/leon3_pmu_test' \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
@@ -52,6 +52,8 @@ grep -q '^leon3_pmu ' /proc/modules && exit 11
 echo unloaded
 [ -e /sys/bus/event_source/devices/leon3_pmu ] || echo gone
 insmod /root/leon3_pmu.ko && [ -e /sys/bus/event_source/devices/leon3_pmu ] && echo reloaded
+# the reloaded module has its overflow interrupt again
+/root/leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo samples
 SH
 "$run" --timeout 120 --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
@@ -59,3 +61,4 @@ is "unload and reload: exit status" "$rc" 0
 check "the module unloads once no event is open" grep -qx unloaded "$T/out"
 check "... and leaves sysfs" grep -qx gone "$T/out"
 check "... and loads again" grep -qx reloaded "$T/out"
+check "... and samples again (its interrupt lines are requested anew)" grep -qx samples "$T/out"

@@ -3,16 +3,26 @@
  * The leon3_pmu driver seen from user space (kselftest harness, built
  * from the kernel tree's kselftest_harness.h): exact user instruction
  * counts of a known loop, user/kernel filtering, the generic events it
- * maps, and the errno of every bad configuration.
+ * maps, sampling by overflow interrupt, groups and multiplexing, counts
+ * per thread, the PID filter and the PID log, and the errno of every
+ * bad configuration.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -182,19 +192,432 @@ TEST_F(pmu, generic_cache_events)
 	EXPECT_EQ(errno, ENOENT) TH_LOG("no last-level cache");
 }
 
-TEST_F(pmu, sampling_refused_until_interrupts)
+/* spin(n): n iterations of a 3-instruction loop, for sampled IPs */
+void spin(long n);
+extern char spin_end[];
+__asm__(".text\n"
+	".align 4\n"
+	".global spin\n"
+	".type spin, #function\n"
+	"spin:\n"
+	"1:	subcc %o0, 1, %o0\n"
+	"	bne 1b\n"
+	"	 nop\n"
+	"	retl\n"
+	"	 nop\n"
+	".global spin_end\n"
+	"spin_end:\n"
+	".size spin, . - spin\n");
+
+#define RING_PAGES	16
+
+/* The samples in a ring buffer: how many, how many inside spin() */
+struct ring_stats {
+	long samples, in_spin, user, lost, throttled;
+};
+
+static void ring_scan(void *ring, size_t page, struct ring_stats *st)
+{
+	struct perf_event_mmap_page *meta = ring;
+	char *data = (char *)ring + page;
+	__u64 head = meta->data_head, off = meta->data_tail;
+	size_t size = RING_PAGES * page;
+
+	__sync_synchronize();
+	memset(st, 0, sizeof(*st));
+	while (off < head) {
+		struct perf_event_header *h = (void *)(data + off % size);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			__u64 ip = *(__u64 *)(h + 1);
+
+			st->samples++;
+			st->in_spin += ip >= (uintptr_t)spin &&
+				       ip < (uintptr_t)spin_end;
+			st->user += (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				    PERF_RECORD_MISC_USER;
+		} else if (h->type == PERF_RECORD_LOST) {
+			st->lost++;
+		} else if (h->type == PERF_RECORD_THROTTLE) {
+			st->throttled++;
+		}
+		off += h->size;
+	}
+}
+
+/* Samples every @period user instructions of spin(): count / period */
+TEST_F(pmu, sampling_samples_per_period)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = self->type,
 		.config = 0x11,
-		.sample_period = 100000,
+		.sample_period = 10007,
+		.sample_type = PERF_SAMPLE_IP,
+		.exclude_kernel = 1,
+		.disabled = 1,
+		.wakeup_events = 1000000,
+	};
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct ring_stats st;
+	long long count = -1;
+	void *ring;
+	int fd;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
+	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	ASSERT_TRUE(ring != MAP_FAILED);
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(1000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	ring_scan(ring, page, &st);
+
+	EXPECT_EQ(st.lost, 0);
+	EXPECT_EQ(st.throttled, 0);
+	EXPECT_EQ(st.samples, count / 10007)
+		TH_LOG("%lld instructions", count);
+	EXPECT_GE(st.samples, 3000000 / 10007);
+	EXPECT_EQ(st.in_spin, st.samples) TH_LOG("IPs outside spin()");
+	EXPECT_EQ(st.user, st.samples) TH_LOG("samples not flagged user");
+	munmap(ring, (RING_PAGES + 1) * page);
+	close(fd);
+}
+
+/* Kernel samples of system calls say so, and point into the kernel. */
+TEST_F(pmu, sampling_kernel_flag)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
+		.sample_period = 997,
+		.sample_type = PERF_SAMPLE_IP,
+		.exclude_user = 1,
+		.disabled = 1,
+		.wakeup_events = 1000000,
+	};
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct ring_stats st;
+	void *ring;
+	int fd, i;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	ASSERT_TRUE(ring != MAP_FAILED);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 200; i++)
+		getppid();
+	spin(100000);				/* user: no samples */
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ring_scan(ring, page, &st);
+	EXPECT_GT(st.samples, 0);
+	EXPECT_EQ(st.user, 0) TH_LOG("%ld of %ld samples", st.user, st.samples);
+	EXPECT_EQ(st.in_spin, 0);
+	munmap(ring, (RING_PAGES + 1) * page);
+	close(fd);
+}
+
+/*
+ * A counting event across several wraps of the 32-bit counter: the
+ * count is 64 bits, and the wraps lose at most the few instructions the
+ * counter stands still before the overflow handler releases it.
+ */
+TEST_F(pmu, count_beyond_32_bits)
+{
+	int fd = open_event(self->type, 0x11, 0, 1);
+	long long small, big, want;
+
+	ASSERT_GE(fd, 0);
+	small = count_loop(fd, 100000);
+	big = count_loop(fd, 1500100000);	/* 4.5e9 instructions */
+	want = small + 3 * 1500000000LL;
+	EXPECT_GT(big, 1LL << 32);
+	EXPECT_LE(big, want);
+	EXPECT_GE(big, want - 3 * 256) TH_LOG("lost %lld", want - big);
+	TH_LOG("lost at the wraps: %lld instructions", want - big);
+	close(fd);
+}
+
+static int open_group(__u32 type, __u64 config, int group)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+		.exclude_kernel = 1,
+		.disabled = group < 0,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
+}
+
+/* A group must fit in six event counters plus the cycle counter. */
+TEST_F(pmu, group_fits_counters)
+{
+	int fds[9], i, n = 0;
+
+	fds[n++] = open_group(self->type, 0x11, -1);
+	ASSERT_GE(fds[0], 0);
+	for (i = 0; i < 5; i++) {
+		fds[n] = open_group(self->type, 0x12, fds[0]);
+		ASSERT_GE(fds[n], 0) TH_LOG("event %d of 6", n + 1);
+		n++;
+	}
+	/* A seventh non-cycles event does not fit ... */
+	errno = 0;
+	EXPECT_EQ(open_group(self->type, 0x22, fds[0]), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* ... a cycles event does, on the cycle counter ... */
+	fds[n] = open_group(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, fds[0]);
+	EXPECT_GE(fds[n], 0);
+	n++;
+	/* ... and a second one does not. */
+	errno = 0;
+	EXPECT_EQ(open_group(self->type, 0x15, fds[0]), -1);
+	EXPECT_EQ(errno, EINVAL);
+
+	/* The full group counts: seven counters on one loop */
+	if (fds[n - 1] >= 0) {
+		long long ins = -1, cyc = -1;
+
+		ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		loop(100000);
+		ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+		EXPECT_EQ(read(fds[0], &ins, sizeof(ins)), sizeof(ins));
+		EXPECT_EQ(read(fds[n - 1], &cyc, sizeof(cyc)), sizeof(cyc));
+		EXPECT_GT(ins, 300000);
+		EXPECT_GE(cyc, ins);
+	}
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* Ten events on seven counters: perf rotates them, scaled counts agree. */
+TEST_F(pmu, multiplexing_scales)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
+		.exclude_kernel = 1,
+		.disabled = 1,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	int fd[10], i, rotated = 0, ref;
+	long long want;
+
+	ref = open_event(self->type, 0x11, 0, 1);
+	ASSERT_GE(ref, 0);
+	want = count_loop(ref, 100000000);
+	close(ref);
+
+	for (i = 0; i < 10; i++) {
+		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		ASSERT_GE(fd[i], 0);
+	}
+	/* all ten on and off at once */
+	prctl(PR_TASK_PERF_EVENTS_ENABLE);
+	loop(100000000);
+	prctl(PR_TASK_PERF_EVENTS_DISABLE);
+	for (i = 0; i < 10; i++) {
+		__u64 v[3] = { 0 };
+		double scaled;
+
+		ASSERT_EQ(read(fd[i], v, sizeof(v)), sizeof(v));
+		ASSERT_GT(v[2], 0) TH_LOG("event %d never ran", i);
+		rotated += v[2] < v[1];
+		scaled = (double)v[0] * v[1] / v[2];
+		EXPECT_GT(scaled, want * 0.85) TH_LOG("event %d: %.0f of %lld", i, scaled, want);
+		EXPECT_LT(scaled, want * 1.15) TH_LOG("event %d: %.0f of %lld", i, scaled, want);
+		close(fd[i]);
+	}
+	EXPECT_GT(rotated, 0) TH_LOG("no event was ever switched out");
+}
+
+/* Work in chunks, yielding the CPU between them; counts its own events */
+struct worker {
+	long chunk;
+	long long count;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	int fd = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
+	int i;
+
+	if (fd < 0)
+		return NULL;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 20; i++) {
+		loop(w->chunk);
+		sched_yield();
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &w->count, sizeof(w->count)) != sizeof(w->count))
+		w->count = -1;
+	close(fd);
+	return NULL;
+}
+
+static void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Two threads interleaved on one CPU each count exactly their own work. */
+TEST_F(pmu, per_thread_counts)
+{
+	struct worker alone = { .chunk = 100000 }, a = { .chunk = 100000 };
+	struct worker b = { .chunk = 300000 };
+	pthread_t ta, tb;
+
+	pin_to_cpu0();
+	worker_run(&alone);
+	ASSERT_GT(alone.count, 0);
+	ASSERT_EQ(pthread_create(&ta, NULL, worker_run, &a), 0);
+	ASSERT_EQ(pthread_create(&tb, NULL, worker_run, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	EXPECT_EQ(a.count, alone.count);
+	EXPECT_EQ(b.count - a.count, 20 * 3 * 200000LL);
+}
+
+/* A process on CPU 0 that runs spin(n) once a byte comes on @go */
+static pid_t spin_child(long n, int go)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid == 0) {
+		if (read(go, &c, 1) != 1)
+			_exit(1);
+		spin(n);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* A counter filtered on a PID counts only while that process runs. */
+TEST_F(pmu, pid_filter)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
+		.exclude_kernel = 1,
+	};
+	long long all = -1, one = -1;
+	int fa, fd, go[2];
+	pid_t a, b;
+
+	pin_to_cpu0();
+	ASSERT_EQ(pipe(go), 0);
+	a = spin_child(3000000, go[0]);
+	b = spin_child(1000000, go[0]);
+	attr.config1 = a;
+	fa = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	ASSERT_GE(fa, 0) TH_LOG("pid filter: %s", strerror(errno));
+	attr.config1 = 0;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(go[1], "gg", 2), 2);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	ASSERT_EQ(read(fa, &one, sizeof(one)), sizeof(one));
+	ASSERT_EQ(read(fd, &all, sizeof(all)), sizeof(all));
+	/* a's spin() and the little it does around it */
+	EXPECT_GE(one, 9000000);
+	EXPECT_LT(one, 9000000 + 100000);
+	/* everything on CPU 0 has b's spin() too */
+	EXPECT_GE(all, one + 3000000);
+	close(fa);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+}
+
+/* The PID log lists the switches between two processes taking turns. */
+TEST_F(pmu, pid_log)
+{
+	int fd = open("/dev/leon3_pidlog", O_RDWR);
+	pid_t a, b, cur = -1;
+	char buf[65536];
+	int switches = 0, n, len = 0;
+	unsigned int cpu, pid, cycles;
+	char *line;
+
+	ASSERT_GE(fd, 0) TH_LOG("/dev/leon3_pidlog: %s", strerror(errno));
+	pin_to_cpu0();
+	ASSERT_EQ(write(fd, "1", 1), 1);
+	a = fork();
+	if (a == 0) {
+		for (n = 0; n < 50; n++)
+			sched_yield();
+		_exit(0);
+	}
+	b = fork();
+	if (b == 0) {
+		for (n = 0; n < 50; n++)
+			sched_yield();
+		_exit(0);
+	}
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	ASSERT_EQ(write(fd, "0", 1), 1);
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = 0;
+	close(fd);
+
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		ASSERT_NE(line[0], '#') TH_LOG("%s", line);
+		ASSERT_EQ(sscanf(line, "%u %u %u", &cpu, &pid, &cycles), 3);
+		if (cpu != 0 || (pid != (unsigned int)a && pid != (unsigned int)b))
+			continue;
+		switches += cur != -1 && (pid_t)pid != cur;
+		cur = pid;
+	}
+	/* Each yield hands the CPU to the other: dozens of a-b switches */
+	EXPECT_GE(switches, 40);
+}
+
+/* Filters and reserved bits: each refused with its errno */
+TEST_F(pmu, bad_filter_configs)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
 		.disabled = 1,
 	};
 
+	attr.config1 = 1ULL << 32;
 	errno = 0;
 	EXPECT_EQ(syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0), -1);
-	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(errno, EINVAL) TH_LOG("config1 bits above the PID");
+	attr.config1 = 0;
+	attr.config2 = 1;
+	errno = 0;
+	EXPECT_EQ(syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0), -1);
+	EXPECT_EQ(errno, EINVAL) TH_LOG("config2");
+	attr.config2 = 0;
+	attr.exclude_idle = 1;
+	errno = 0;
+	EXPECT_EQ(syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("exclude_idle");
 }
 
 /* sysfs: the format, and every event by name opens and counts */
@@ -213,6 +636,11 @@ TEST_F(pmu, sysfs_events_open)
 	ASSERT_TRUE(fgets(text, sizeof(text), f) != NULL);
 	fclose(f);
 	EXPECT_STREQ(text, "config:0-7\n");
+	f = fopen("/sys/bus/event_source/devices/leon3_pmu/format/pid", "r");
+	ASSERT_TRUE(f != NULL);
+	ASSERT_TRUE(fgets(text, sizeof(text), f) != NULL);
+	fclose(f);
+	EXPECT_STREQ(text, "config1:0-31\n");
 
 	dp = opendir(dir);
 	ASSERT_TRUE(dp != NULL);
