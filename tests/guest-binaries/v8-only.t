@@ -47,5 +47,8 @@ check "libgcc and gcc's crt files are pure V8" "$chk" \
 	$(find "$tc/lib/gcc/sparc-leon3-linux-gnu" -maxdepth 2 -name '*.[ao]') \
 	"$tc/sparc-leon3-linux-gnu/lib"
 check "busybox is pure V8" "$chk" "$TOP/build/rootfs/busybox"
+check "perf (tools/perf of the kernel tree, static) is pure V8" "$chk" "$TOP/build/perf/perf"
+"$cc" -static -O2 "$TOP/tools/pidlog/leon3-pidlog.c" -o "$T/leon3-pidlog"
+check "leon3-pidlog is pure V8" "$chk" "$T/leon3-pidlog"
 check "a static pthread program is pure V8" "$chk" "$T/smoke"
 check "the PROM is pure V8 (supervisor code)" "$chk" --privileged "$TOP/build/prom/prom.elf"

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# The guest's initramfs: busybox and /init (tools/rootfs/).
+# The guest's initramfs: busybox, perf, leon3-pidlog (tools/pidlog/) and
+# /init (tools/rootfs/).
+# The leon3_pmu module is not in it: tools/leon3-run adds the one in
+# build/module at each boot, so a driver change needs no new initramfs.
 
-STAGE_DEPS="busybox"
-STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs"
+STAGE_DEPS="toolchain busybox perf"
+STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/pidlog/leon3-pidlog.c"
 
 stage_host_id() {
 	dpkg-query -W cpio gzip
@@ -14,6 +17,10 @@ stage_build() {
 	mkdir -p "$root"/{proc,sys,dev,tmp,root,etc,sys/kernel/debug}
 	cp -a "$(dep_path busybox)/." "$root/"
 	rm -f "$root/.complete" "$root/.id" "$root/.build-time"
+	install -D -m 0755 "$(dep_path perf)/bin/perf" "$root/usr/bin/perf"
+	step "compiling leon3-pidlog"
+	"$(dep_path toolchain)/bin/$TARGET-gcc" -static -O2 -Wall -Wextra -Werror \
+		-o "$root/usr/bin/leon3-pidlog" "$TOP/tools/pidlog/leon3-pidlog.c"
 	install -m 0755 "$TOP/tools/rootfs/init" "$root/init"
 	install -m 0644 "$TOP/tools/rootfs/inittab" "$root/etc/inittab"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
