@@ -30,7 +30,7 @@ tap() {
 }
 
 for cpus in 1 2 4; do
-	"$run" --timeout 120 --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
+	"$run" --timeout 120 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
 		sh -c 'insmod /root/leon3_pmu.ko && /root/leon3_pmu_test' \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 	tap "driver ($cpus CPU(s))" "$T/out"
@@ -55,7 +55,7 @@ insmod /root/leon3_pmu.ko && [ -e /sys/bus/event_source/devices/leon3_pmu ] && e
 # the reloaded module has its overflow interrupt again
 /root/leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo samples
 SH
-"$run" --timeout 120 --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
+"$run" --timeout 120 --no-module --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 is "unload and reload: exit status" "$rc" 0
 check "the module unloads once no event is open" grep -qx unloaded "$T/out"
