@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# The stock perf tool in the guest (build/perf/perf, in the initramfs)
+# against the leon3_pmu driver (loaded at boot): perf list, perf stat
+# (default events, -e lists, multiplexing, -a -A, -C, --per-thread),
+# perf record and perf report, call chains; and leon3-pidlog, the PID
+# log's timeline tool (tools/pidlog/).  Expected values come from
+# tests/pmu/workload.c: its loop is 3 instructions per iteration, and its
+# functions' addresses are read from the binary with nm.
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
+RUN = os.path.join(TOP, "tools/leon3-run")
+KERNBASE = 0xF0000000
+
+
+def ok(desc):
+    print(f"ok - {desc}")
+
+
+def not_ok(desc):
+    print(f"not ok - {desc}")
+
+
+def check(desc, cond, why=""):
+    if cond:
+        ok(desc)
+    else:
+        not_ok(f"{desc}{': ' + why if why else ''}")
+
+
+# The guest script: each section starts with a line "== NAME".
+GUEST = r"""
+cd /root
+w=/root/workload
+sec() { echo "== $1"; }
+sec events; (cd /sys/bus/event_source/devices/leon3_pmu/events && printf '%s\n' *)
+sec list; perf --no-pager list 2>/dev/null
+sec stat-small; perf stat -x, -e instructions:u $w spin 1000000 2>&1
+sec stat-big; perf stat -x, -e instructions:u $w spin 9000000 2>&1
+sec stat-raw; perf stat -x, -e leon3_pmu/instructions/u $w spin 1000000 2>&1
+sec stat-default; perf stat -x, $w spin 1000000 2>&1
+sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 30000000 2>&1
+sec stat-a; perf stat -x, -a -A -e instructions -- sleep 0.2 2>&1
+sec stat-c1; perf stat -x, -C 1 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
+sec stat-c0; perf stat -x, -C 0 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
+sec per-thread
+mkfifo /tmp/go
+$w threads 1000000 </tmp/go &
+pid=$!
+exec 3>/tmp/go
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 3 ]; do sleep 0.05; done
+echo "pid $pid"
+perf stat --per-thread -x, -e instructions:u -p $pid -- \
+	sh -c "sleep 0.3; echo go >&3; while [ -d /proc/$pid ]; do sleep 0.05; done" 2>&1
+exec 3>&-
+sec record
+perf record -q -e instructions:u -c 100003 -o /tmp/u.data $w spin 3000000 2>&1
+perf report -i /tmp/u.data --stdio 2>&1 | grep -E '^# (Samples|Event count)'
+sec script-user
+perf record -q -g -e instructions:u -c 100003 -o /tmp/g.data $w spin 3000000 2>&1
+perf script -i /tmp/g.data -F ip 2>&1
+sec script-kernel
+perf record -q -g -e instructions:k -c 100003 -o /tmp/k.data -- ls -R /sys/bus >/dev/null 2>&1
+perf script -i /tmp/k.data -F ip 2>&1
+sec pidlog
+leon3-pidlog -n 3 -- sh -c 'taskset 2 /root/workload spin 30000000 & echo "A $!"; taskset 2 /root/workload spin 30000000 & echo "B $!"; wait' 2>&1
+sec end
+"""
+
+
+def sections(text):
+    out, name = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^== (\S+)$", line)
+        if m:
+            name = m.group(1)
+            out[name] = []
+        elif name:
+            out[name].append(line)
+    return out
+
+
+def csv_counts(lines, event):
+    """Values of EVENT in perf stat -x, output (None where not counted)."""
+    vals = []
+    for line in lines:
+        f = line.split(",")
+        if len(f) > 3 and f[2] == event:
+            vals.append(int(f[0]) if f[0].isdigit() else None)
+    return vals
+
+
+def symbols(binary):
+    """{name: (start, end)} of the workload's functions, from nm."""
+    out = subprocess.run(["sparc64-linux-gnu-nm", "-S", binary], check=True,
+                         capture_output=True, text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] in ("work", "outer", "main"):
+            syms[f[3]] = (int(f[0], 16), int(f[0], 16) + int(f[1], 16))
+    return syms
+
+
+def chains(lines):
+    """perf script -F ip output of call-chain samples: lists of ips."""
+    out, cur = [], []
+    for line in lines:
+        s = line.strip()
+        if re.fullmatch(r"[0-9a-f]+", s):
+            cur.append(int(s, 16))
+        elif not s and cur:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+
+
+def inside(ip, rng):
+    return rng[0] <= ip < rng[1]
+
+
+def boot(tmp, cpus, script):
+    path = os.path.join(tmp, "guest.sh")
+    with open(path, "w") as f:
+        f.write(script)
+    p = subprocess.run([RUN, "--timeout", "300", "--cpus", str(cpus),
+                        "--add", os.path.join(tmp, "workload"), "--add", path,
+                        "--", "sh", "/root/guest.sh"],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    wl = os.path.join(tmp, "workload")
+    cc = subprocess.run([CC, "-static", "-pthread", "-O2", "-Wall", "-Werror",
+                         "-fno-optimize-sibling-calls",
+                         os.path.join(TOP, "tests/pmu/workload.c"), "-o", wl],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        not_ok(f"workload.c builds: {cc.stderr.strip()[:300]}")
+        return 1
+    syms = symbols(wl)
+
+    rc, out, err = boot(tmp, 2, GUEST)
+    s = sections(out)
+    if rc or "end" not in s:
+        not_ok(f"the perf session runs to its end (exit {rc}): "
+               + " | ".join((err + out).strip().splitlines()[-8:]))
+        return 1
+    ok("the perf session runs to its end (2 CPUs)")
+
+    # perf list shows every event of the driver under leon3_pmu/
+    events = [e for e in s["events"] if e]
+    listed = set(re.findall(r"leon3_pmu/([a-z_]+)/", "\n".join(s["list"])))
+    check(f"perf list shows all {len(events)} leon3_pmu events",
+          len(events) == 25 and set(events) <= listed,
+          f"missing {sorted(set(events) - listed)}")
+    check("perf list shows the generic hardware and cache events",
+          all(re.search(rf"^\s+{re.escape(e)}\b", "\n".join(s["list"]), re.M)
+              for e in ("instructions", "cpu-cycles OR cycles",
+                        "branch-instructions OR branches",
+                        "L1-dcache-load-misses", "dTLB-load-misses")))
+
+    # perf stat: exact counts, generic and raw alike
+    small = csv_counts(s["stat-small"], "instructions:u")
+    big = csv_counts(s["stat-big"], "instructions:u")
+    raw = csv_counts(s["stat-raw"], "leon3_pmu/instructions/u")
+    check("perf stat -e instructions:u: 8M more iterations are exactly 24M more instructions",
+          small and big and small[0] and big[0] and big[0] - small[0] == 24000000,
+          f"{small} {big}")
+    check("perf stat -e leon3_pmu/instructions/u counts what instructions:u does",
+          raw and small and raw[0] == small[0], f"{raw} {small}")
+
+    # default events: the hardware ones are counted, not "<not supported>"
+    for ev in ("cycles", "instructions", "branches"):
+        v = csv_counts(s["stat-default"], ev)
+        check(f"perf stat (default events): {ev} counted", v and v[0],
+              " | ".join(s["stat-default"][:12]))
+
+    # ten events multiplexed on seven counters: scaled, close to exact
+    mux = [line.split(",") for line in s["stat-mux"] if line.count(",") >= 5]
+    pct = [float(f[4]) for f in mux if f[4].replace(".", "").isdigit()]
+    ins = csv_counts(s["stat-mux"], "instructions:u")
+    check("perf stat with 10 events multiplexes them (each ran part of the time)",
+          len(pct) == 10 and all(0 < p < 100 for p in pct), str(pct))
+    check("... and the scaled instruction count is within 20 % of 90M",
+          ins and ins[0] and abs(ins[0] - 90000000) < 18000000, str(ins))
+
+    # system wide, per CPU
+    cpus = [line.split(",") for line in s["stat-a"] if re.match(r"CPU\d+,", line)]
+    check("perf stat -a -A: a count for each of the 2 CPUs",
+          len(cpus) == 2 and all(f[1].isdigit() and int(f[1]) > 0 for f in cpus),
+          " | ".join(s["stat-a"]))
+    c1 = csv_counts(s["stat-c1"], "instructions:u")
+    c0 = csv_counts(s["stat-c0"], "instructions:u")
+    check("perf stat -C 1 counts the workload pinned to CPU 1",
+          c1 and c1[0] and c1[0] >= 3000000, str(c1))
+    check("perf stat -C 0 does not", c0 and c0[0] is not None and c0[0] < 3000000,
+          str(c0))
+
+    # per thread: the two workers, with N and 3N iterations
+    counts = sorted(int(f[1]) for f in (line.split(",") for line in s["per-thread"])
+                    if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
+    check("perf stat --per-thread: the workers count 3M and 9M instructions",
+          len(counts) >= 2 and 3000000 <= counts[-2] < 3020000
+          and 9000000 <= counts[-1] < 9020000, " | ".join(s["per-thread"]))
+
+    # perf record: samples = count / period
+    hdr = "\n".join(s["record"])
+    m1 = re.search(r"Samples: (\d+)", hdr)
+    m2 = re.search(r"Event count \(approx\.\): (\d+)", hdr)
+    check("perf record -c 100003: samples = event count / period",
+          m1 and m2 and int(m1.group(1)) == int(m2.group(1)) // 100003
+          and int(m1.group(1)) >= 9000000 // 100003, hdr)
+
+    # perf record -g: user call chains work <- outer <- main
+    ch = chains(s["script-user"])
+    good = [c for c in ch if len(c) >= 3 and inside(c[0], syms["work"])
+            and inside(c[1], syms["outer"]) and inside(c[2], syms["main"])]
+    check("perf record -g: user samples in work(), called from outer(), from main()",
+          ch and len(good) >= 0.9 * len(ch), f"{len(good)} of {len(ch)}")
+
+    # kernel call chains: several kernel frames
+    kch = [[ip for ip in c if ip >= KERNBASE] for c in chains(s["script-kernel"])]
+    deep = [c for c in kch if len(c) >= 3]
+    check("perf record -g: kernel samples have kernel call chains (3+ frames)",
+          kch and len(deep) >= 0.5 * len(kch), f"{len(deep)} of {len(kch)}")
+
+    # leon3-pidlog: both workloads, taking turns on CPU 1
+    pl = s["pidlog"]
+    pids = dict(re.findall(r"^([AB]) (\d+)$", "\n".join(pl), re.M))
+    rows = [l.split() for l in pl if re.match(r"^\s+\d+\s+\d+\s+\d+\s+\d+\s", l)]
+    # (each starts as taskset on the shell's CPU, then moves to CPU 1)
+    mine = [r for r in rows if r[3] in pids.values()]
+    on1 = [r for r in mine if r[0] == "1"]
+    turns = sum(1 for a, b in zip(on1, on1[1:]) if a[3] != b[3])
+    check("leon3-pidlog: the timeline shows the two workloads taking turns on CPU 1",
+          len(pids) == 2 and turns >= 2,
+          f"pids {pids}, {len(on1)} slices on CPU 1, {turns} turns")
+    spent = {p: sum(int(r[2]) for r in mine if r[3] == p) for p in pids.values()}
+    check("leon3-pidlog: each ran at least its 90M instructions' worth of cycles",
+          len(spent) == 2 and all(c >= 90000000 for c in spent.values()), str(spent))
+    check("leon3-pidlog: per-process summary and longest slices printed",
+          any(l.startswith("# per process") for l in pl)
+          and any(l.startswith("# longest slices") for l in pl))
+
+    # four CPUs: system-wide counting on each
+    rc, out, err = boot(tmp, 4, "sec() { echo \"== $1\"; }\n"
+                        "sec stat-a; perf stat -x, -a -A -e instructions,cycles -- sleep 0.2 2>&1\n"
+                        "sec stat-c3; perf stat -x, -C 3 -e instructions:u -- taskset 8 /root/workload spin 1000000 2>&1\n"
+                        "sec end\n")
+    s = sections(out)
+    cpus = [line.split(",") for line in s.get("stat-a", []) if re.match(r"CPU\d+,", line)]
+    check("4 CPUs: perf stat -a -A counts instructions and cycles on each CPU",
+          rc == 0 and len(cpus) == 8
+          and all(f[1].isdigit() and int(f[1]) > 0 for f in cpus),
+          " | ".join(s.get("stat-a", (err + out).splitlines()[-6:])))
+    c3 = csv_counts(s.get("stat-c3", []), "instructions:u")
+    check("4 CPUs: perf stat -C 3 counts the workload pinned to CPU 3",
+          c3 and c3[0] and c3[0] >= 3000000, str(c3))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

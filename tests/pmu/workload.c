@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload of known size for the perf tool tests (tests/pmu/perf.t).
+ *
+ *   workload spin N      main -> outer -> work: N iterations of a
+ *                        3-instruction loop in a function with a frame
+ *   workload threads N   two threads, with N and 3N iterations; they
+ *                        start once a line comes on stdin, so that perf
+ *                        can attach to all three threads first
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* work(n): 3n instructions in a register window of its own */
+long work(long n);
+__asm__(".text\n"
+	".align 4\n"
+	".global work\n"
+	".type work, #function\n"
+	"work:\n"
+	"	save %sp, -96, %sp\n"
+	"1:	subcc %i0, 1, %i0\n"
+	"	bne 1b\n"
+	"	 nop\n"
+	"	ret\n"
+	"	 restore %g0, 1, %o0\n"
+	".size work, . - work\n");
+
+/* A caller of its own, so that call chains read work, outer, main */
+__attribute__((noinline)) long outer(long n)
+{
+	return work(n) + 1;
+}
+
+/*
+ * N from its decimal digits, with no branch on their values (atol has
+ * some): two N of as many digits cost the same instructions.
+ */
+static long number(const char *s)
+{
+	long n = 0;
+
+	for (; *s; s++)
+		n = 10 * n + (*s - '0');
+	return n;
+}
+
+static pthread_barrier_t start;
+
+static void *thread_work(void *arg)
+{
+	pthread_barrier_wait(&start);
+	outer((long)arg);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? number(argv[2]) : 0;
+	pthread_t a, b;
+	char line[16];
+
+	if (argc == 3 && !strcmp(argv[1], "spin"))
+		return outer(n) != 2;
+	if (argc == 3 && !strcmp(argv[1], "threads")) {
+		pthread_barrier_init(&start, NULL, 3);
+		pthread_create(&a, NULL, thread_work, (void *)n);
+		pthread_create(&b, NULL, thread_work, (void *)(3 * n));
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+		pthread_barrier_wait(&start);
+		pthread_join(a, NULL);
+		pthread_join(b, NULL);
+		return 0;
+	}
+	fprintf(stderr, "usage: workload spin N | threads N\n");
+	return 2;
+}
