@@ -473,13 +473,57 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-static void pin_to_cpu0(void)
+static void pin_to(int cpu)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
-	CPU_SET(0, &set);
+	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A task's count follows it from CPU to CPU: 20 chunks of work, moved
+ * to the other CPU (or kept on its CPU, for the reference) between
+ * chunks, count the same user instructions (see the bound below).
+ */
+static long long count_moving(int move)
+{
+	int fd = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
+	long long c = -1;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	pin_to(0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 20; i++) {
+		loop(100000);
+		pin_to(move ? (i + 1) % 2 : 0);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		c = -1;
+	close(fd);
+	return c;
+}
+
+TEST_F(pmu, count_follows_migration)
+{
+	long long still, moving;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: nowhere to migrate");
+	still = count_moving(0);
+	moving = count_moving(1);
+	ASSERT_GT(still, 20 * 300000LL);
+	/*
+	 * Measured: exactly 2 user instructions more per migration (40 for
+	 * 20), on 2 and 4 CPUs, with the same user traps and window
+	 * underflows.  Not explained yet (issue 5); bounded here.
+	 */
+	EXPECT_GE(moving, still);
+	EXPECT_LE(moving, still + 2 * 20) TH_LOG("%lld more", moving - still);
 }
 
 /* Two threads interleaved on one CPU each count exactly their own work. */
@@ -489,7 +533,7 @@ TEST_F(pmu, per_thread_counts)
 	struct worker b = { .chunk = 300000 };
 	pthread_t ta, tb;
 
-	pin_to_cpu0();
+	pin_to(0);
 	worker_run(&alone);
 	ASSERT_GT(alone.count, 0);
 	ASSERT_EQ(pthread_create(&ta, NULL, worker_run, &a), 0);
@@ -528,7 +572,7 @@ TEST_F(pmu, pid_filter)
 	int fa, fd, go[2];
 	pid_t a, b;
 
-	pin_to_cpu0();
+	pin_to(0);
 	ASSERT_EQ(pipe(go), 0);
 	a = spin_child(3000000, go[0]);
 	b = spin_child(1000000, go[0]);
@@ -565,7 +609,7 @@ TEST_F(pmu, pid_log)
 	char *line;
 
 	ASSERT_GE(fd, 0) TH_LOG("/dev/leon3_pidlog: %s", strerror(errno));
-	pin_to_cpu0();
+	pin_to(0);
 	ASSERT_EQ(write(fd, "1", 1), 1);
 	a = fork();
 	if (a == 0) {
