@@ -34,9 +34,13 @@ for t in $tests; do
 done
 echo "== breakpoint PMU: \$([ -e /sys/bus/event_source/devices/breakpoint ] && echo yes || echo no)"
 SH
-"$TOP/tools/leon3-run" --timeout 600 --cpus 2 "${adds[@]}" --add "$T/run.sh" -- sh /root/run.sh \
+"$TOP/tools/leon3-run" --timeout 300 --cpus 2 "${adds[@]}" --add "$T/run.sh" -- sh /root/run.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 is "the selftests run in the guest" "$rc" 0
+if [ "$rc" != 0 ]; then
+	# what the guest and the console said last, to find out why
+	echo "# $(tail -n 12 "$T/err" "$T/out" | tr '\n' '|')"
+fi
 
 for t in $tests; do
 	sed -n "/^== $t\$/,/^== $t exit/p" "$T/out" >"$T/$t.out"
