@@ -651,6 +651,7 @@ static ssize_t leon3_pidlog_read(struct file *file, char __user *buf,
 {
 	struct leon3_pidlog_rec rec;
 	unsigned long lost;
+	bool fault = false;
 	size_t done = 0;
 	char line[40];
 	int n;
@@ -675,8 +676,7 @@ static ssize_t leon3_pidlog_read(struct file *file, char __user *buf,
 		if (done + n > len)
 			break;
 		if (copy_to_user(buf + done, line, n)) {
-			if (!done)
-				done = -EFAULT;
+			fault = true;
 			break;
 		}
 		done += n;
@@ -689,7 +689,7 @@ static ssize_t leon3_pidlog_read(struct file *file, char __user *buf,
 		raw_spin_unlock_irq(&leon3_pidlog_lock);
 	}
 	mutex_unlock(&leon3_pidlog_mutex);
-	return done;
+	return fault && !done ? -EFAULT : done;
 }
 
 static ssize_t leon3_pidlog_write(struct file *file, const char __user *buf,
