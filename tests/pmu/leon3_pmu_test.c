@@ -245,29 +245,50 @@ static void ring_scan(void *ring, size_t page, struct ring_stats *st)
 	}
 }
 
-/* Samples every @period user instructions of spin(): count / period */
-TEST_F(pmu, sampling_samples_per_period)
+/*
+ * A sampling event on instructions of one mode (kernel or user), every
+ * @period, IPs only, with its ring buffer mapped at *@ring (MAP_FAILED
+ * if that fails).  Disabled; returns the fd or -1.
+ */
+static int open_sampler(int type, __u64 period, int kernel, void **ring)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
-		.type = self->type,
+		.type = type,
 		.config = 0x11,
-		.sample_period = 10007,
+		.sample_period = period,
 		.sample_type = PERF_SAMPLE_IP,
-		.exclude_kernel = 1,
+		.exclude_user = kernel,
+		.exclude_kernel = !kernel,
 		.disabled = 1,
 		.wakeup_events = 1000000,
 	};
+	size_t page = sysconf(_SC_PAGESIZE);
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+
+	*ring = fd < 0 ? MAP_FAILED :
+		mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd, 0);
+	return fd;
+}
+
+static void close_sampler(int fd, void *ring)
+{
+	munmap(ring, (RING_PAGES + 1) * sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+/* Samples every @period user instructions of spin(): count / period */
+TEST_F(pmu, sampling_samples_per_period)
+{
 	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring_stats st;
 	long long count = -1;
 	void *ring;
 	int fd;
 
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = open_sampler(self->type, 10007, 0, &ring);
 	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
 	ASSERT_TRUE(ring != MAP_FAILED);
 
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -283,8 +304,7 @@ TEST_F(pmu, sampling_samples_per_period)
 	EXPECT_GE(st.samples, 3000000 / 10007);
 	EXPECT_EQ(st.in_spin, st.samples) TH_LOG("IPs outside spin()");
 	EXPECT_EQ(st.user, st.samples) TH_LOG("samples not flagged user");
-	munmap(ring, (RING_PAGES + 1) * page);
-	close(fd);
+	close_sampler(fd, ring);
 }
 
 /*
@@ -296,25 +316,13 @@ TEST_F(pmu, sampling_samples_per_period)
  */
 TEST_F(pmu, sampling_kernel_flag)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->type,
-		.config = 0x11,
-		.sample_period = 100003,
-		.sample_type = PERF_SAMPLE_IP,
-		.exclude_user = 1,
-		.disabled = 1,
-		.wakeup_events = 1000000,
-	};
 	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring_stats st;
 	void *ring;
 	int fd, i;
 
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = open_sampler(self->type, 100003, 1, &ring);
 	ASSERT_GE(fd, 0);
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
 	ASSERT_TRUE(ring != MAP_FAILED);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 2000; i++)		/* long system calls */
@@ -324,8 +332,7 @@ TEST_F(pmu, sampling_kernel_flag)
 	ring_scan(ring, page, &st);
 	EXPECT_GE(st.samples, 20);
 	EXPECT_LE(st.user * 4, st.samples) TH_LOG("%ld of %ld samples", st.user, st.samples);
-	munmap(ring, (RING_PAGES + 1) * page);
-	close(fd);
+	close_sampler(fd, ring);
 }
 
 /*
