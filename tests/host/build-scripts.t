@@ -66,6 +66,28 @@ expect_fail "fetch: a missing package version is named" \
 	"$fetch" busybox
 cp "$TOP/sources.lock" "$tree/sources.lock"
 
+# Binary packages (kind deb) come from the pool, checked against the lock;
+# the private apt configuration has no binary index to be caught mid-sync.
+deb=python3-pycotap_1.3.1-2_all.deb
+check "fetch: a deb from the pool with the right checksum" "$fetch" pycotap
+if grep -q '^deb ' "$LEON3_PMU_CACHE/apt/sources.list"; then
+	not_ok "fetch: the private apt configuration lists source indexes only"
+else
+	ok "fetch: the private apt configuration lists source indexes only"
+fi
+good=$(awk -v f=$deb '$5 == f {print $6}' "$tree/sources.lock")
+sed -i "s/$good/$bad/" "$tree/sources.lock"
+rm -f "$LEON3_PMU_CACHE/downloads/$deb"
+expect_fail "fetch: a deb with a wrong checksum is refused, naming the package" \
+	"cannot fetch python3-pycotap=1.3.1-2 \(pinned for 'pycotap' in .*sources.lock\): .*Hash Sum mismatch" \
+	"$fetch" pycotap
+if ls "$LEON3_PMU_CACHE/downloads" | grep -q pycotap; then
+	not_ok "fetch: nothing of the refused deb is kept"
+else
+	ok "fetch: nothing of the refused deb is kept"
+fi
+cp "$TOP/sources.lock" "$tree/sources.lock"
+
 # --- stages: nothing half-built is cached ----------------------------------
 
 cat >"$tree/tools/build/stages/failing.sh" <<'EOF'

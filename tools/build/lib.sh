@@ -92,13 +92,16 @@ apt_system_uri() {
 
 apt_setup() {
 	local archive security
-	archive="${LEON3_DEBIAN_ARCHIVE:-$(apt_system_uri bookworm)}"
+	archive=$(apt_archive)
 	security="${LEON3_DEBIAN_SECURITY:-$(apt_system_uri bookworm-security)}"
-	[ -n "$archive" ] || die "no Debian archive found in /etc/apt (set LEON3_DEBIAN_ARCHIVE=URI)"
 	[ -n "$security" ] || security="$archive-security"
 	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
 	local key=/usr/share/keyrings/debian-archive-keyring.gpg
 	local new="$APT_DIR/sources.list.new"
+	# Source indexes only: the binary packages the build uses (kind deb)
+	# are fetched from the pool directory their source's record names.
+	# apt updates each suite all or nothing, so one mirror-sync glitch in
+	# a binary index would also throw away that suite's Sources.
 	{
 		for s in bookworm bookworm-updates trixie trixie-updates; do
 			echo "deb-src [signed-by=$key] $archive $s main"
@@ -106,18 +109,38 @@ apt_setup() {
 		for s in bookworm-security trixie-security; do
 			echo "deb-src [signed-by=$key] $security $s main"
 		done
-		echo "deb [signed-by=$key arch=all] $archive trixie main"
 	} >"$new"
 	# Refresh the indexes when the list changed or is a day old.
 	if ! cmp -s "$new" "$APT_DIR/sources.list" ||
 		[ -z "$(find "$APT_DIR/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
 		mv "$new" "$APT_DIR/sources.list"
 		msg "updating the project-private apt indexes ($APT_DIR)"
-		apt_private update -qq >/dev/null 2>"$APT_DIR/update.err" ||
-			die "apt-get update failed: $(cat "$APT_DIR/update.err")"
+		apt_update
 	else
 		rm -f "$new"
 	fi
+}
+
+# The archive that also serves the pool for kind deb files.
+apt_archive() {
+	local archive="${LEON3_DEBIAN_ARCHIVE:-$(apt_system_uri bookworm)}"
+	[ -n "$archive" ] || die "no Debian archive found in /etc/apt (set LEON3_DEBIAN_ARCHIVE=URI)"
+	printf '%s' "${archive%/}"
+}
+
+# apt_update: a mirror in the middle of a sync fails a suite for a few
+# minutes; try again, then go on with what arrived (a source that is
+# then missing fails its fetch with this error in the message).
+apt_update() {
+	local try
+	for try in 1 2 3; do
+		if apt_private update -qq >/dev/null 2>"$APT_DIR/update.err"; then
+			rm -f "$APT_DIR/update.err"
+			return 0
+		fi
+		[ "$try" = 3 ] || { warn "apt-get update failed (try $try of 3), again in 20 s"; sleep 20; }
+	done
+	warn "apt-get update failed; going on with the indexes that arrived: $(grep -E '^E:' "$APT_DIR/update.err" | head -n 2 | tr '\n' ' ')"
 }
 
 apt_private() {
@@ -165,8 +188,10 @@ fetch() {
 		case $kind in
 		src) (cd "$tmp" && apt_private source --download-only "$pkg=$ver") \
 			>"$tmp.log" 2>&1 || fetch_failed "$name" "$pkg" "$ver" "$tmp" ;;
-		deb) (cd "$tmp" && apt_private download "$pkg=$ver") \
-			>"$tmp.log" 2>&1 || fetch_failed "$name" "$pkg" "$ver" "$tmp" ;;
+		deb) (for f in $missing; do
+			deb_download "$pkg" "$ver" "$f" "$tmp" \
+				"$(lock_fields "$name" | awk -v f="$f" '$5 == f {print $6}')" || exit 1
+		      done) >"$tmp.log" 2>&1 || fetch_failed "$name" "$pkg" "$ver" "$tmp" ;;
 		*) rm -rf "$tmp"; die "$LOCK: '$name' has unknown kind '$kind' (expected src or deb)" ;;
 		esac
 		for f in $missing; do
@@ -182,10 +207,42 @@ fetch() {
 	done
 }
 
+# apt_showsrc_dir PKG VERSION: the pool directory of the source package
+# that builds binary package PKG at VERSION (from the Sources indexes)
+apt_showsrc_dir() {
+	apt-cache -o Dir::Etc::SourceList="$APT_DIR/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$APT_DIR/lists" \
+		-o Dir::Cache="$APT_DIR/cache" \
+		-o Dir::State::status=/dev/null showsrc "$1" 2>/dev/null |
+		awk -v pkg="$1" -v ver="$2" '
+			/^$/ { if (bin && v == ver && dir != "") { print dir; exit }
+			       bin = 0; v = ""; dir = "" }
+			/^Binary:/ { n = split(substr($0, 9), b, /[ ,]+/)
+				     for (i = 1; i <= n; i++) if (b[i] == pkg) bin = 1 }
+			/^Version:/ { v = $2; sub(/^[0-9]+:/, "", v) }
+			/^Directory:/ { dir = $2 }
+			END { if (bin && v == ver && dir != "") print dir }' | head -n1
+}
+
+# deb_download PKG VERSION FILE DIR [SHA256]: a binary package file from
+# the archive's pool into DIR; apt-helper checks it against SHA256.
+deb_download() {
+	local dir
+	dir=$(apt_showsrc_dir "$1" "$2")
+	if [ -z "$dir" ]; then
+		echo "E: no source package in the indexes builds $1 $2"
+		return 1
+	fi
+	/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$(apt_archive)/$dir/$3" "$4/$3" ${5:+"SHA256:$5"}
+}
+
 fetch_failed() {
 	local err
 	err=$(grep -E '^(E|W):' "$4.log" | head -n3)
 	rm -rf "$4" "$4.log"
+	[ ! -s "$APT_DIR/update.err" ] ||
+		err="$err (and apt-get update had failed: $(grep -E '^E:' "$APT_DIR/update.err" | head -n 1))"
 	die "cannot fetch $2=$3 (pinned for '$1' in $LOCK): ${err:-see apt-get output}"
 }
 
