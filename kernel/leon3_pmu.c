@@ -27,6 +27,7 @@
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -422,11 +423,13 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	struct pt_regs *regs = get_irq_regs();
 	struct perf_sample_data data;
 	unsigned long ovf;
+	u64 start;
 	int idx;
 
 	/* Bit 31 alone: leon3_pmu_stop() took the counter's overflow. */
 	if (!(pmu_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS)))
 		return IRQ_NONE;
+	start = sched_clock();
 
 	/*
 	 * Acknowledge first: IRQCLR lowers the line and releases the
@@ -461,6 +464,13 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 
 	/* perf's pending work (wakeups, signals) runs here, not later. */
 	irq_work_run();
+
+	/*
+	 * perf lowers the sample rate when the interrupts take too much of
+	 * the CPU; without this, events in frequency mode on a slow kernel
+	 * (lockdep) overflow faster than the per-tick throttling can catch.
+	 */
+	perf_sample_event_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
 

@@ -29,9 +29,10 @@ tap() {
 		-e "s/^not ok [0-9]* \(.*\)$/not ok - $1: \1/p" "$2"
 }
 
-# perf lowers its sample rate when an interrupt seems to take long, but
-# sparc32's sched_clock counts jiffies: an interrupt that straddles a
-# tick looks 10 ms long.  The exact sample counts need that off.
+# perf lowers its sample rate when the PMU's interrupts take more than
+# perf_cpu_time_max_percent of the CPU, and under emulation each takes
+# tens of microseconds of host time: the exact sample counts need that
+# limit off.
 for cpus in 1 2 4; do
 	"$run" --timeout 120 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
 		sh -c 'echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent &&

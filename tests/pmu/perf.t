@@ -40,7 +40,7 @@ def check(desc, cond, why=""):
 GUEST = r"""
 cd /root
 w=/root/workload
-# (sched_clock counts jiffies on sparc32: see tests/pmu/driver.t)
+# (exact sample counts need perf's interrupt-time limit off: tests/pmu/driver.t)
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 sec() { echo "== $1"; }
 sec events; (cd /sys/bus/event_source/devices/leon3_pmu/events && printf '%s\n' *)
