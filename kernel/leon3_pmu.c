@@ -212,12 +212,17 @@ static bool leon3_pmu_group_fits(struct perf_event *event)
 	struct pmu *pmu = event->pmu;
 	int counters = 0, cycles = 0;
 
-	if (leader != event &&
-	    !leon3_pmu_group_add(leader, pmu, &counters, &cycles))
-		return false;
-	for_each_sibling_event(sibling, leader)
-		if (!leon3_pmu_group_add(sibling, pmu, &counters, &cycles))
+	/*
+	 * A new leader has no siblings, nor yet a context; for a sibling
+	 * the core holds the leader's context mutex, which guards the list.
+	 */
+	if (leader != event) {
+		if (!leon3_pmu_group_add(leader, pmu, &counters, &cycles))
 			return false;
+		for_each_sibling_event(sibling, leader)
+			if (!leon3_pmu_group_add(sibling, pmu, &counters, &cycles))
+				return false;
+	}
 	leon3_pmu_group_add(event, pmu, &counters, &cycles);
 
 	/* Counter 0 takes one cycles event, the event counters the rest. */
