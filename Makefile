@@ -16,8 +16,8 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
-	kernel busybox perf prom rootfs toolchain-env kernel-menuconfig check test run \
-	bench-qemu bench-perf fuzz module clean cache-clean
+	kernel kernel-debug busybox perf prom rootfs toolchain-env kernel-menuconfig check \
+	test run bench-qemu bench-perf fuzz module module-debug clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
@@ -28,7 +28,7 @@ help:
 	@echo 'LEON3 perf PMU — targets:'
 	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox perf prom rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M; Ctrl-A X quits)'
-	@echo '  make test            build, then run every test; ends with "N passed, N failed"'
+	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
@@ -37,7 +37,9 @@ help:
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
+	@echo '  make kernel-debug    the same kernel + kernel/config/debug.config (lockdep) -> build/linux-debug'
 	@echo '  make module          the leon3_pmu driver (kernel/) -> build/module/leon3_pmu.ko'
+	@echo '  make module-debug    the driver for the debug kernel -> build/module-debug/leon3_pmu.ko'
 	@echo '  make busybox         static busybox for the guest'
 	@echo '  make perf            the kernel'"'"'s perf tool, static for the guest -> build/perf/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
@@ -57,7 +59,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel busybox perf prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox perf prom rootfs: deps
 	@$(STAGE) $@
 
 ROUNDS ?= 7
@@ -74,6 +76,9 @@ fuzz: all
 module: kernel
 	@tools/build/module
 
+module-debug: kernel-debug
+	@tools/build/module debug
+
 toolchain-env: toolchain
 	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
 
@@ -83,7 +88,7 @@ kernel-menuconfig: deps
 check: deps toolchain qemu busybox perf
 	@tests/run tests/host tests/guest-binaries
 
-test: all
+test: all kernel-debug module-debug
 	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/fuzz
 
 run: all

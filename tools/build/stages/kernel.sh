@@ -5,9 +5,14 @@
 #
 # The patched source and the build tree stay in the cache entry: out-of-
 # tree modules (make module) are built against them.
+#
+# kernel-debug.sh builds the same kernel with more config fragments.
 
 STAGE_SOURCES="linux"
 STAGE_INPUTS="kernel/patches/series kernel/patches/*.patch kernel/config/leon3.config tools/build/apply-series"
+# Merged in this order over sparc32_defconfig; the build links to build/$KERNEL_LINK.
+KERNEL_FRAGMENTS="kernel/config/leon3.config"
+KERNEL_LINK=linux
 
 stage_host_id() {
 	dpkg-query -W gcc-sparc64-linux-gnu binutils-sparc64-linux-gnu gcc bc flex bison ccache
@@ -22,14 +27,20 @@ stage_build() {
 	unpack_orig linux "$OUT/src"
 	"$TOP/tools/build/apply-series" "$OUT/src" "$TOP/kernel/patches/series"
 
-	step "configuring (sparc32_defconfig + kernel/config/leon3.config)"
+	step "configuring (sparc32_defconfig + ${KERNEL_FRAGMENTS// / + })"
 	mkdir -p "$OUT/build"
 	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" sparc32_defconfig
+	local f frags=()
+	for f in $KERNEL_FRAGMENTS; do
+		frags+=("$TOP/$f")
+	done
 	(cd "$OUT/build" && "$OUT/src/scripts/kconfig/merge_config.sh" -m \
-		.config "$TOP/kernel/config/leon3.config")
+		.config "${frags[@]}")
 	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" olddefconfig
 	# merge_config only warns when a fragment option did not stick.
-	check_fragment "$TOP/kernel/config/leon3.config" "$OUT/build/.config"
+	for f in "${frags[@]}"; do
+		check_fragment "$f" "$OUT/build/.config"
+	done
 
 	step "compiling vmlinux and modules"
 	make -C "$OUT/src" O="$OUT/build" "${KMAKE_ARGS[@]}" -j"$JOBS" vmlinux modules
@@ -51,6 +62,6 @@ check_fragment() {
 }
 
 stage_links() {
-	link "$OUT/build" "$BUILD/linux"
-	link "$OUT/src" "$BUILD/linux-src"
+	link "$OUT/build" "$BUILD/$KERNEL_LINK"
+	link "$OUT/src" "$BUILD/$KERNEL_LINK-src"
 }

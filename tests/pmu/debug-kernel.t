@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The driver under the debug kernel (make kernel-debug: PROVE_LOCKING,
+# DEBUG_LOCKDEP, DEBUG_ATOMIC_SLEEP, DEBUG_IRQFLAGS...; kernel/config/
+# debug.config), on 2 and 4 CPUs: the driver's kselftests, perf stat,
+# record with call chains, the PID log, the fuzzer, unload and reload.
+# Lockdep must still be on at the end (it turns itself off at its first
+# report), and the kernel log must hold no lockdep, atomic-sleep, IRQ
+# flag, RCU or other warning.
+#
+# The canary module (tests/pmu/canary) commits locking bugs on purpose:
+# each must be reported, or the clean runs above prove nothing.
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+run="$TOP/tools/leon3-run"
+cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
+ko="$TOP/build/module-debug/leon3_pmu.ko"
+kdir="$TOP/build/linux-debug"
+secs=${LEON3_FUZZ_SECONDS:-30}
+seed=${LEON3_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# What the kernel log must not hold
+splats='BUG:|WARNING:|Oops|Unable to handle|INFO:|DEBUG_LOCKS_WARN_ON|possible recursive|circular locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function|scheduling while atomic|raw_local_irq_restore|rcu.*stall'
+
+if [ ! -f "$ko" ]; then
+	not_ok "the driver is built for the debug kernel (make module-debug): $ko is missing"
+	exit 1
+fi
+for prog in "tests/pmu/leon3_pmu_test.c -I $TOP/build/linux-src/tools/testing/selftests" \
+	    tests/fuzz/fuzz.c tests/pmu/workload.c; do
+	set -- $prog
+	if ! "$cc" -static -pthread -O2 -Wall -Werror "$TOP/$1" "${@:2}" \
+		-o "$T/$(basename "$1" .c)" 2>"$T/cc.err"; then
+		not_ok "$1 builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
+		exit 1
+	fi
+done
+mkdir -p "$T/canary"
+cp "$TOP"/tests/pmu/canary/{Kbuild,lockdep_canary.c} "$T/canary/"
+if ! make -s -C "$kdir" M="$T/canary" ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu- \
+	modules >"$T/cc.err" 2>&1; then
+	not_ok "the canary module builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
+	exit 1
+fi
+
+# lockdep's own verdict: debug_locks is 0 once it has reported anything
+cat >"$T/common.sh" <<'SH'
+debug_locks() { sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats; }
+SH
+
+cat >"$T/run.sh" <<SH
+. /root/common.sh
+echo "lockdep at boot: \$(debug_locks)"
+cd /root
+# exact sample counts need perf's interrupt-time limit off (driver.t);
+# on again for the rest, where it keeps a slow kernel out of storms
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+./leon3_pmu_test >/tmp/kself 2>&1; echo "kselftest exit \$?"
+grep -E '^(not )?ok ' /tmp/kself | sed 's/^/kself: /'
+echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
+perf stat -e cycles,instructions,branches,leon3_pmu/loads/,leon3_pmu/dcache_read_miss/ ./workload spin 1000000 >/dev/null 2>&1
+echo "perf stat exit \$?"
+perf record -q -g -e instructions -c 100003 -o /tmp/g.data ./workload spin 3000000 >/dev/null 2>&1
+echo "perf record exit \$?"
+perf report -i /tmp/g.data --stdio >/dev/null 2>&1; echo "perf report exit \$?"
+leon3-pidlog -- sh -c './workload spin 1000000 & ./workload spin 1000000 & wait' >/dev/null 2>&1
+echo "pidlog exit \$?"
+./fuzz $secs $seed >/tmp/fuzz 2>&1; echo "fuzz exit \$?"
+rmmod leon3_pmu; grep -q '^leon3_pmu ' /proc/modules || echo unloaded
+# the fuzzer's storms lowered the sample rate: back to the default first
+# (the rate can only be written while the limit is on)
+echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+insmod /lib/modules/leon3_pmu.ko && ./leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo reloaded
+rmmod leon3_pmu
+dmesg | grep -E '$splats' | sed 's/^/splat: /'
+echo "lockdep at the end: \$(debug_locks)"
+SH
+
+for cpus in 2 4; do
+	what="debug kernel, $cpus CPUs"
+	"$run" --debug-kernel --timeout $((secs + 900)) --cpus $cpus \
+		--add "$T/leon3_pmu_test" --add "$T/fuzz" --add "$T/workload" \
+		--add "$T/common.sh" --add "$T/run.sh" -- sh /root/run.sh \
+		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
+	is "$what: the guest finishes (no hang)" "$rc" 0
+	check "$what: lockdep is on after boot" grep -qx "lockdep at boot: 1" "$T/out"
+	check "$what: the driver's kselftests pass" grep -qx "kselftest exit 0" "$T/out"
+	grep '^kself: not ok' "$T/out" | sed "s/^kself: not ok [0-9]* /# failed: /"
+	for step in "perf stat" "perf record" "perf report" "pidlog" "fuzz"; do
+		check "$what: $step exits 0" grep -qx "$step exit 0" "$T/out"
+	done
+	check "$what: the driver unloads" grep -qx unloaded "$T/out"
+	check "$what: ... and loads and samples again" grep -qx reloaded "$T/out"
+	if grep -q '^splat: ' "$T/out"; then
+		not_ok "$what: no lockdep, atomic-sleep, IRQ-flag or other warning: $(grep '^splat: ' "$T/out" | head -n 6 | tr '\n' '|')"
+	else
+		ok "$what: no lockdep, atomic-sleep, IRQ-flag or other warning in the kernel log"
+	fi
+	check "$what: lockdep is still on at the end (seed $seed)" grep -qx "lockdep at the end: 1" "$T/out"
+	if [ "$rc" != 0 ] || ! grep -qx "lockdep at the end: 1" "$T/out"; then
+		echo "# $(tail -n 12 "$T/err" "$T/out" | tr '\n' '|')"
+	fi
+done
+
+# The canaries, each in a boot of its own (lockdep stops at its first report)
+canary() {
+	local bug=$1 want=$2
+	cat >"$T/canary.sh" <<SH
+. /root/common.sh
+insmod /root/lockdep_canary.ko bug=$bug
+dmesg | grep -E '$splats' | sed 's/^/splat: /'
+echo "lockdep at the end: \$(debug_locks)"
+SH
+	"$run" --debug-kernel --no-module --timeout 300 --cpus 2 \
+		--add "$T/canary/lockdep_canary.ko" --add "$T/common.sh" --add "$T/canary.sh" \
+		-- sh /root/canary.sh >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+	is "canary $bug: the guest finishes" "$rc" 0
+	check "canary $bug: reported ($want)" grep -qE "^splat: .*$want" "$T/out"
+}
+canary abba "possible circular locking dependency detected"
+check "canary abba: lockdep turns itself off after the report" grep -qx "lockdep at the end: 0" "$T/out"
+canary irq "inconsistent lock state"
+canary sleep "sleeping function called from invalid context"
