@@ -61,7 +61,7 @@ pid=$!
 exec 3>/tmp/go
 while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 3 ]; do sleep 0.05; done
 echo "pid $pid"
-perf stat --per-thread -x, -e instructions:u -p $pid -- \
+perf stat -vv --per-thread -x, -e instructions:u -p $pid -- \
 	sh -c "sleep 0.3; echo go >&3; while [ -d /proc/$pid ]; do sleep 0.05; done" 2>&1
 exec 3>&-
 done
@@ -213,10 +213,23 @@ def main():
     check("perf stat -C 0 does not", c0 and c0[0] is not None and c0[0] < 3000000,
           str(c0))
 
-    # per thread: the two workers, with N and 3N iterations.  Known
-    # intermittent failure (issue 5): now and then one worker shows
-    # "<not counted>"; the second run is used then, and the first one's
-    # output is shown as a comment.
+    # per thread: the two workers, with N and 3N iterations.  -vv prints
+    # each thread's raw "value enabled running" as read from the kernel:
+    # the counts must be exact in the first run.
+    raw = sorted(int(m.group(1)) for m in
+                 (re.match(r"^instructions:u: -?\d+: (\d+) \d+ \d+$", line)
+                  for line in s["per-thread-1"]) if m)
+    check("perf stat --per-thread: the kernel counts the workers' 3M and 9M instructions",
+          len(raw) == 3 and 3000000 <= raw[1] < 3020000 and 9000000 <= raw[2] < 9020000,
+          str(raw))
+
+    # What perf shows.  Known intermittent failure (issue 5): with 2+
+    # CPUs, a thread that exits while perf is attached from another
+    # process now and then comes back with its exact count but enabled
+    # and running times of 0, which perf shows as "<not counted>".  Not
+    # the driver: software events in the same context lose their times
+    # too (reproduced in C, 1-7 % of runs; never on 1 CPU).  The second
+    # run is used then, and the first one's output shown as a comment.
     def workers(lines):
         return sorted(int(f[1]) for f in (line.split(",") for line in lines)
                       if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
@@ -225,11 +238,11 @@ def main():
         return (len(counts) >= 2 and 3000000 <= counts[-2] < 3020000
                 and 9000000 <= counts[-1] < 9020000)
 
-    pt = s["per-thread-1"]
+    pt = [line for line in s["per-thread-1"] if line.startswith("workload-")]
     if not workers_ok(workers(pt)):
         print("# --per-thread, first run (retried): " + " | ".join(pt))
-        pt = s["per-thread-2"]
-    check("perf stat --per-thread: the workers count 3M and 9M instructions",
+        pt = [line for line in s["per-thread-2"] if line.startswith("workload-")]
+    check("perf stat --per-thread: perf shows the workers' 3M and 9M instructions",
           workers_ok(workers(pt)), " | ".join(pt))
 
     # perf record: samples = count / period
