@@ -77,11 +77,14 @@ echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 insmod /lib/modules/leon3_pmu.ko && ./leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo reloaded
 rmmod leon3_pmu
-dmesg | grep -E '$splats' | sed 's/^/splat: /'
+dmesg >/tmp/dmesg
+grep -E '$splats' /tmp/dmesg | sed 's/^/splat: /'
+# the first report whole, with its call trace, for the diagnosis
+sed -n -E '/$splats/,\$p' /tmp/dmesg | head -n 60 | sed 's/^/trace: /'
 echo "lockdep at the end: \$(debug_locks)"
 SH
 
-for cpus in 2 4; do
+for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 	what="debug kernel, $cpus CPUs"
 	"$run" --debug-kernel --timeout $((secs + 900)) --cpus $cpus \
 		--add "$T/leon3_pmu_test" --add "$T/fuzz" --add "$T/workload" \
@@ -104,6 +107,9 @@ for cpus in 2 4; do
 	check "$what: lockdep is still on at the end (seed $seed)" grep -qx "lockdep at the end: 1" "$T/out"
 	if [ "$rc" != 0 ] || ! grep -qx "lockdep at the end: 1" "$T/out"; then
 		echo "# $(tail -n 12 "$T/err" "$T/out" | tr '\n' '|')"
+		# an oops or panic on the console, or the first report, whole
+		sed -n -E "/$splats|Kernel panic/,\$p" "$T/out" | grep -v '^splat: ' |
+			head -n 80 | sed 's/^/# /'
 	fi
 done
 
