@@ -70,6 +70,16 @@ else
 	not_ok "futex.c builds with the guest toolchain"
 fi
 
+# A TLB flush reaches the other CPU (qemu-patches/0018): a thread on
+# CPU 1 must see the page CPU 0 maps in place of another.
+if "$cc" -static -O2 -pthread "$TOP/tests/boot/tlb-flush.c" -o "$T/tlb-flush"; then
+	guest "remapped pages seen by the other CPU at once (2 CPUs)" 0 --cpus 2 \
+		--add "$T/tlb-flush" -- /root/tlb-flush
+	grep -E '^not ok - ' "$T/out" | head -n 3 | sed 's/^not ok - /# /'
+else
+	not_ok "tlb-flush.c builds with the guest toolchain"
+fi
+
 # irq_work raised by a self-IPI (kernel/patches/0006).
 if "$cc" -static -O2 "$TOP/tests/boot/irq-work.c" -o "$T/irq-work"; then
 	for cpus in 1 2; do
