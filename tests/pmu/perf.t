@@ -228,8 +228,11 @@ def main():
     # process now and then comes back with its exact count but enabled
     # and running times of 0, which perf shows as "<not counted>".  Not
     # the driver: software events in the same context lose their times
-    # too (reproduced in C, 1-7 % of runs; never on 1 CPU).  The second
-    # run is used then, and the first one's output shown as a comment.
+    # too (reproduced in C, 1-7 % of runs; never on 1 CPU).  Not seen
+    # since qemu-patches/0018 made TLB flushes reach every CPU (0 of 210
+    # runs), so stale translations may have been the cause; until that
+    # is certain the second run is used then, and the first one's output
+    # shown as a comment.
     def workers(lines):
         return sorted(int(f[1]) for f in (line.split(",") for line in lines)
                       if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
