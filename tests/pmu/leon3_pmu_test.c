@@ -126,13 +126,18 @@ TEST_F(pmu, kernel_only_counts_syscalls)
 
 	ASSERT_GE(fd, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	loop(1000000);				/* user work: not counted */
+	loop(10000000);			/* 30M user instructions: not counted */
 	for (i = 0; i < 100; i++)
 		getppid();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(read(fd, &c, sizeof(c)), sizeof(c));
 	EXPECT_GT(c, 100 * 10);			/* the syscalls' kernel side */
-	EXPECT_LT(c, 1000000);			/* none of the user loop */
+	/*
+	 * None of the user loop.  The interrupts taken meanwhile are kernel
+	 * work and count: under the debug kernel on 4 CPUs they passed 1M
+	 * once, hence a bound of a third of the loop.
+	 */
+	EXPECT_LT(c, 10000000) TH_LOG("%lld kernel instructions", c);
 	close(fd);
 }
 
