@@ -108,10 +108,11 @@ for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 	fi
 	check "$what: lockdep is still on at the end (seed $seed)" grep -qx "lockdep at the end: 1" "$T/out"
 	if [ "$rc" != 0 ] || ! grep -qx "lockdep at the end: 1" "$T/out"; then
-		echo "# $(tail -n 12 "$T/err" "$T/out" | tr '\n' '|')"
 		# a panic's replay of the kernel log ends with the oops
 		if grep -q 'Kernel panic' "$T/out"; then
 			tail -n 100 "$T/out" | sed 's/^/# /'
+		else
+			echo "# $(tail -n 12 "$T/err" "$T/out" | tr '\n' '|')"
 		fi
 		grep '^trace: ' "$T/out" | sed 's/^/# /'
 	fi
