@@ -64,7 +64,7 @@ static unsigned int ask_reader(unsigned int s)
 	return seen;
 }
 
-/* Map page N of the file at the address of the page before */
+/* Map page N of the file: anywhere, or (fixed) where the page was */
 static void map_page(int fd, long size, int n, int fixed)
 {
 	void *want = fixed ? (void *)page : NULL;
