@@ -21,13 +21,15 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 CPUS ?= 1
 MEM ?= 256M
+CACHES ?= on
 
 all: toolchain qemu qemu-baseline kernel busybox perf prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
 	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox perf prom rootfs) and the module'
-	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M; Ctrl-A X quits)'
+	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1|2|4, MEM=256M,'
+	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits)'
 	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
@@ -93,7 +95,7 @@ test: all kernel-debug module-debug
 
 run: all
 	@case "$(CPUS)" in 1|2|4) ;; *) echo "make run: CPUS=$(CPUS): use 1, 2 or 4" >&2; exit 2 ;; esac
-	tools/leon3-run --cpus $(CPUS) --mem $(MEM)
+	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES)
 
 clean:
 	rm -rf build

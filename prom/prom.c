@@ -73,6 +73,7 @@ static char prom_stdio;			/* PROMDEV_TTYA */
 static int ticks;
 static void (*synchook)(void);
 static char cmdline[sizeof(((struct bootinfo *)0)->cmdline)];
+static u32 cache_control;		/* for every CPU, set by CPU 0 */
 
 static struct bootinfo *const bootinfo = (void *)(PROM_RAM_VA + PROM_BOOTINFO_OFF);
 
@@ -183,6 +184,62 @@ static void setup_romvec(void)
 	romvec.pv_enaddr = prom_enaddr;
 }
 
+/*
+ * Linux on a LEON3 multiprocessor keeps the caches on only with a
+ * snooping D-cache of at most 4 KiB per way (leon_configure_cache_smp()
+ * switches them off otherwise, with a note in the kernel log that few
+ * read): refuse such a machine here, where it can be said plainly.
+ */
+static void check_smp_caches(int ncpus, u32 ccr)
+{
+	u32 dcfg = sysctrl_ld(LEON_DCFG);
+
+	if (ncpus < 2 || !(ccr & CCR_DCS_ON))
+		return;
+	if (!(dcfg & CFG_SNOOP))
+		fatal("the D-cache cannot snoop: Linux on more than one CPU would\n"
+		      "PROM: switch the caches off; boot one CPU or with the caches off");
+	if (CFG_WAY_KIB(dcfg) > 4)
+		fatal("D-cache ways larger than 4 KiB: Linux on more than one CPU\n"
+		      "PROM: would switch the caches off (dcache-way-kib at most 4);\n"
+		      "PROM: boot one CPU or with the caches off");
+}
+
+/*
+ * Enable the caches as a LEON3 boot loader does (flushed first), on the
+ * CPU this runs on, and check that the model kept what was asked for.
+ */
+static void caches_on(u32 ccr)
+{
+	u32 got;
+
+	sysctrl_st(LEON_CCR, ccr | CCR_FI | CCR_FD);
+	got = sysctrl_ld(LEON_CCR) & CCR_SETTABLE;
+	if (got != ccr) {
+		console_puts("PROM: cache control ");
+		console_puthex(ccr);
+		console_puts(" written, ");
+		console_puthex(got);
+		console_puts(" read back\n");
+		fatal("this QEMU does not implement that cache configuration");
+	}
+}
+
+static void say_caches(u32 ccr)
+{
+	static const char *const state[4] = { "off", "frozen", "off", "on" };
+
+	console_puts("PROM: caches: I ");
+	console_puts(state[ccr & 3]);
+	console_puts(", D ");
+	console_puts(state[(ccr >> 2) & 3]);
+	console_puts(ccr & CCR_DS ? ", snooping" : "");
+	console_puts(ccr & CCR_IB ? ", burst fetch" : "");
+	console_puts(" (cache control ");
+	console_puthex(ccr);
+	console_puts(")\n");
+}
+
 static u32 stack_top(int cpu)
 {
 	extern u8 prom_stacks[];
@@ -201,6 +258,7 @@ void prom_boot(void)
 	memset(__bss_start, 0, __bss_end - __bss_start);
 	have_info = bootinfo->magic == BOOTINFO_MAGIC &&
 		    bootinfo->version == BOOTINFO_VERSION;
+	cache_control = have_info ? bootinfo->cache_control : CCR_BOOT;
 
 	amba_scan(have_info ? bootinfo->pnp_ignore : 0);
 	uart = amba_find(VENDOR_GAISLER, GAISLER_APBUART);
@@ -222,12 +280,18 @@ void prom_boot(void)
 		console_puts(": assuming 64 MiB of RAM, no initramfs\n");
 		memcpy(cmdline, DEFAULT_CMDLINE, sizeof(DEFAULT_CMDLINE));
 	}
+	if (cache_control & ~CCR_SETTABLE)
+		fatal("the cache control value in the boot information sets bits\n"
+		      "PROM: other than ICS, DCS, IF, DF, IB and DS");
 
 	irqmp = need_device(GAISLER_IRQMP, "GAISLER_IRQMP (interrupt controller)");
 	/* The CPU count: MP status bits 31:28 hold the number of CPUs - 1. */
 	ncpus = (bypass_ld(irqmp->start + 0x10) >> 28) + 1;
 	if (ncpus > PROM_MAX_CPUS)
 		ncpus = PROM_MAX_CPUS;
+	check_smp_caches(ncpus, cache_control);
+	caches_on(cache_control);
+	say_caches(cache_control);
 	timer = need_device(GAISLER_GPTIMER, "GAISLER_GPTIMER (timer)");
 	/* Linux expects the timer prescaler to give 1 MHz ticks already. */
 	bypass_st(timer->start + 0x4, clock_hz / 1000000 - 1);
@@ -264,8 +328,12 @@ void prom_boot(void)
 	enter_kernel(KERNEL_VA, &romvec, stack_top(0));
 }
 
-/* CPUs 1..3, started by Linux: into the kernel, which knows they are not first. */
+/*
+ * CPUs 1..3, started by Linux: their caches as CPU 0's, then into the
+ * kernel, which knows they are not first.
+ */
 void prom_secondary(int cpu)
 {
+	caches_on(cache_control);
 	enter_kernel(KERNEL_VA, &romvec, stack_top(cpu));
 }

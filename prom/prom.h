@@ -31,6 +31,7 @@
 /* SPARC/LEON constants. */
 #define ASI_LEON_MMUREGS	0x19
 #define ASI_LEON_BYPASS		0x1c
+#define ASI_LEON_SYSCTRL	0x02		/* cache control, PMU */
 #define MMU_CTRL		0x000
 #define MMU_CTXTBL		0x100
 #define MMU_CTX			0x200
@@ -53,7 +54,7 @@ typedef unsigned char u8;
  * the PROM uses its defaults and says so.
  */
 #define BOOTINFO_MAGIC		0x4c334249	/* "L3BI" */
-#define BOOTINFO_VERSION	1
+#define BOOTINFO_VERSION	2
 struct bootinfo {
 	u32 magic;
 	u32 version;
@@ -62,13 +63,36 @@ struct bootinfo {
 	u32 initrd_size;
 	u32 clock_hz;		/* system clock, 0: default */
 	u32 pnp_ignore;		/* test hook: a (vendor << 12 | device) to ignore */
-	u32 reserved;
+	u32 cache_control;	/* written on every CPU (CCR_*) */
 	char cmdline[1024 - 32];
 };
 
 #define DEFAULT_RAM_SIZE	(64 << 20)
 #define DEFAULT_CLOCK_HZ	40000000	/* leon3_generic's system clock */
 #define DEFAULT_CMDLINE		"console=ttyS0"
+
+/*
+ * LEON3 cache control register (ASI 0x02, 0x00) and the cache
+ * configuration registers (0x08 I-cache, 0x0C D-cache).  A LEON3 boot
+ * loader enables both caches, instruction burst fetch and D-cache
+ * snooping: CCR_BOOT.
+ */
+#define LEON_CCR		0x00
+#define LEON_ICFG		0x08
+#define LEON_DCFG		0x0c
+#define CCR_ICS_ON		0x00000003
+#define CCR_DCS_ON		0x0000000c
+#define CCR_IF			0x00000010	/* I-cache freeze on interrupt */
+#define CCR_DF			0x00000020	/* D-cache freeze on interrupt */
+#define CCR_IB			0x00010000	/* instruction burst fetch */
+#define CCR_FI			0x00200000	/* flush the I-cache (action) */
+#define CCR_FD			0x00400000	/* flush the D-cache (action) */
+#define CCR_DS			0x00800000	/* D-cache snooping */
+#define CCR_SETTABLE		(CCR_ICS_ON | CCR_DCS_ON | CCR_IF | CCR_DF | \
+				 CCR_IB | CCR_DS)
+#define CCR_BOOT		(CCR_ICS_ON | CCR_DCS_ON | CCR_IB | CCR_DS)
+#define CFG_SNOOP		0x08000000	/* the D-cache can snoop */
+#define CFG_WAY_KIB(cfg)	(1u << (((cfg) >> 20) & 0xf))
 
 /* AMBA plug and play (ambapp.c). */
 #define VENDOR_GAISLER		0x01
@@ -116,6 +140,8 @@ void prom_secondary(int cpu) __attribute__((noreturn));
 /* Low level (start.S, lib.c). */
 u32 bypass_ld(u32 pa);
 void bypass_st(u32 pa, u32 val);
+u32 sysctrl_ld(u32 addr);
+void sysctrl_st(u32 addr, u32 val);
 void prom_halt(void) __attribute__((noreturn));
 void enter_kernel(u32 entry, void *romvec, u32 sp) __attribute__((noreturn));
 void *memset(void *s, int c, unsigned long n);

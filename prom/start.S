@@ -123,6 +123,16 @@ bypass_st:
 	retl
 	 sta	%o1, [%o0] ASI_LEON_BYPASS
 
+/* u32 sysctrl_ld(u32 addr) / void sysctrl_st(u32 addr, u32 val): ASI 0x02 */
+	.global	sysctrl_ld, sysctrl_st
+sysctrl_ld:
+	retl
+	 lda	[%o0] ASI_LEON_SYSCTRL, %o0
+sysctrl_st:
+	sta	%o1, [%o0] ASI_LEON_SYSCTRL
+	retl
+	 nop
+
 	.section .mmu, "aw", @nobits
 	.skip	MMU_SIZE
 

@@ -102,3 +102,24 @@ is "... and QEMU exits rather than hangs" "$rc" 125
 "$run" -v --timeout 15 --no-bootinfo -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
 check "without boot information the PROM says which defaults it uses" \
 	grep -q 'PROM: no boot information at 0x40003c00: assuming 64 MiB' "$T/out"
+
+# The caches: on every CPU as a boot loader leaves them, off on request,
+# and no machine that Linux would silently run uncached.
+"$run" -v --timeout 60 -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "the PROM enables the caches, burst fetch and snooping by default" \
+	grep -q 'PROM: caches: I on, D on, snooping, burst fetch (cache control 0x0081000f)' "$T/out"
+"$run" -v --timeout 60 --caches off -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "--caches off: the PROM leaves them off" \
+	grep -q 'PROM: caches: I off, D off (cache control 0x00000000)' "$T/out"
+expect_fail "--caches with a bit the PROM does not set is refused" \
+	'bits 0x1000000 are not ones the PROM sets' "$run" --caches 0x0181000f -- true
+expect_fail "--caches with a cache state the model does not have is refused" \
+	'ICS = 10 is not a cache state' "$run" --caches 0x0081000e -- true
+"$run" --timeout 60 --cpus 2 --qemu-opt=-global \
+	--qemu-opt LEON3-sparc-cpu.dcache-way-kib=8 -- true >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+check "2 CPUs with 8 KiB D-cache ways (Linux would switch the caches off): a clear refusal" \
+	grep -q 'D-cache ways larger than 4 KiB: Linux on more than one CPU' "$T/err"
+is "... and QEMU exits rather than boots uncached" "$rc" 125
+guest "1 CPU with 8 KiB D-cache ways boots with the caches on" 0 \
+	--qemu-opt=-global --qemu-opt LEON3-sparc-cpu.dcache-way-kib=8 -- \
+	sh -c 'grep -q "^CPU0 caches.*: I on, D on" /proc/cpuinfo'
