@@ -17,6 +17,13 @@
 # the monitor when the guest prints SAVE and "loadvm" when it prints LOAD
 # (snapshot.py); the guest must then print LOAD a second time.
 #
+# The tests check the pipeline's timing table and the cache model each
+# on its own, with exact counts, so they run with pmu-full-timing off (the
+# cycles then include miss penalties only while a cache event is
+# counted); a qemu-args line may turn it on again (test-pmu-snoop.c), and
+# tests/pmu/fidelity.t checks the two together, in the guest, with the
+# default on.
+#
 #   baremetal.t [NAME...]     only these tests (test-NAME.c)
 #   LEON3_QEMU=...            the QEMU to use (default: build/bin/qemu-system-sparc)
 #   BAREMETAL_TIMEOUT=60      seconds per run
@@ -81,6 +88,7 @@ boot() {
 	# (The outer 2>/dev/null: bash's own "Aborted" note when QEMU aborts.)
 	(cd "$T" && timeout -k 5 "$limit" "$qemu" -M leon3_generic -bios /dev/null \
 		-display none -monitor none -serial stdio -no-reboot \
+		-global LEON3-sparc-cpu.pmu-full-timing=off \
 		"$@" -kernel "$elf" </dev/null >"$out" 2>>"$T/err") 2>/dev/null
 }
 
