@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest measures what a LEON3 would: user-only counts of known code
+# (tests/pmu/fidelity.c), in the guest of tools/leon3-run on 1, 2 and 4
+# CPUs, each CPU in turn, against what an independent calculation
+# predicts from the cache geometry, the TLB size and the timing table.
+# Every one of those figures is read from Documentation/pmu-registers.md
+# (the QEMU properties' defaults and the timing model), so the document,
+# the model and the guest are held to each other; /proc/cpuinfo must
+# report the same geometry and the caches on, as the PROM leaves them.
+#
+# Each measurement runs 5 times; the checks take the median run (a
+# timer interrupt in the middle of one run evicts lines) and say which
+# runs they saw.  Equalities that hold in every run (cache accesses and
+# the loads, stores and instructions they come from) are checked in
+# every run.
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
+RUN = os.path.join(TOP, "tools/leon3-run")
+DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
+PAGE = 4096
+
+
+def ok(desc):
+    print(f"ok - {desc}")
+
+
+def not_ok(desc):
+    print(f"not ok - {desc}")
+
+
+def check(desc, cond, why=""):
+    if cond:
+        ok(desc)
+    else:
+        not_ok(f"{desc}{': ' + why if why else ''}")
+
+
+def within(desc, got, lo, hi):
+    check(f"{desc}: {got:g} in [{lo:g}, {hi:g}]", lo - 1e-9 <= got <= hi + 1e-9,
+          "outside the predicted range")
+
+
+class Doc:
+    """The figures of Documentation/pmu-registers.md the checks need."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            self.text = f.read()
+
+    def row(self, first):
+        """The cells after the first of the table row whose first cell is FIRST."""
+        for line in self.text.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 2 and cells[0] == first:
+                return cells[1:]
+        raise SystemExit(f"fidelity.t: no table row '{first}' in {DOC}")
+
+    def number(self, first, pattern=r"(\d+)"):
+        cell = self.row(first)[0]
+        m = re.search(pattern, cell)
+        if not m:
+            raise SystemExit(f"fidelity.t: row '{first}' of {DOC}: '{cell}' has no figure")
+        return int(m.group(1))
+
+    def geometry(self, cache):
+        names = ", ".join(f"`{cache}-{p}`" for p in ("ways", "way-kib", "line", "repl"))
+        ways, way_kib, line, repl = (v.strip() for v in self.row(names)[0].split(","))
+        return {"ways": int(ways), "way_kib": int(way_kib), "line": int(line),
+                "repl": repl, "size": int(ways) * int(way_kib) * 1024}
+
+
+doc = Doc(DOC)
+ICACHE, DCACHE = doc.geometry("icache"), doc.geometry("dcache")
+DTLB = int(doc.row("`itlb-entries`, `dtlb-entries`")[0].split(",")[1])
+# The timing table: cycles of each instruction and penalty.
+CYC = {
+    "most": doc.number("most"),
+    "st": doc.number("ST, STB, STH, STF"),
+    "mul": doc.number("UMUL/SMUL(cc)", r"default (\d+)"),
+    "load_use": doc.number("+ load-use interlock", r"\+(\d+)"),
+    "branch_cc": doc.number("+ branch after cc", r"\+(\d+)"),
+}
+miss_cell = doc.row("cache read miss, uncached load or fetch")[0]
+m = re.fullmatch(r"\+(\d+) \+ `pmu-mem-latency` \(default (\d+)\); \+(\d+) more with the MMU on",
+                 miss_cell)
+if not m:
+    raise SystemExit(f"fidelity.t: the miss penalty row of {DOC} reads '{miss_cell}'")
+MISS = sum(int(g) for g in m.groups())            # the guest runs with the MMU on
+tlb_cell = doc.row("TLB miss (MMU on)")[0]
+m = re.fullmatch(r"(\d+) × the cache miss penalty", tlb_cell)
+if not m:
+    raise SystemExit(f"fidelity.t: the TLB miss row of {DOC} reads '{tlb_cell}'")
+TLB_MISS = int(m.group(1)) * MISS
+
+# The kernels' instruction mixes (tests/pmu/fidelity.c).
+DSWEEP_LOAD = CYC["most"] * 5 + CYC["branch_cc"]          # ld add cmp bne nop
+DSWEEP_PASS = CYC["most"] * 5 + CYC["branch_cc"]          # mov add subcc bne nop
+IPC_ITER = (CYC["most"] * 5 + CYC["load_use"] + CYC["st"] + CYC["mul"] +
+            CYC["branch_cc"])                              # ld add st umul subcc bne nop
+IPC_INSNS = 7
+SLACK = 12          # misses of the user code around a run (ioctl(), the loop's call)
+
+
+def repl_name(r):
+    return {"lru": "LRU", "lrr": "LRR", "random": "random"}[r]
+
+
+def cpuinfo_geometry(g, snoop):
+    return (f"{g['size'] // 1024} KiB, {g['ways']} x {g['way_kib']} KiB, "
+            f"{g['line']}-byte lines, {repl_name(g['repl'])}{', snooping' if snoop else ''}")
+
+
+def parse(out):
+    """{name: {cpu: [{key: value}, ...]}} and the snoop lines."""
+    runs, snoops, iloops = {}, [], None
+    for line in out.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "iloops":
+            iloops = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+            continue
+        if not all("=" in w for w in words[1:]) or len(words) < 2:
+            continue
+        kv = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+        if words[0] == "snoop":
+            snoops.append(kv)
+        elif "run" in kv:
+            runs.setdefault(words[0], {}).setdefault(kv["cpu"], []).append(kv)
+    return runs, snoops, iloops
+
+
+def median_run(rs, key):
+    """The run whose KEY is the median of the runs'."""
+    s = sorted(rs, key=lambda r: r[key])
+    return s[len(s) // 2]
+
+
+def check_cpu(runs, cpu, ncpus, iloops):
+    tag = f"{ncpus} CPU(s), CPU {cpu}"
+
+    def get(name):
+        rs = runs.get(name, {}).get(cpu, [])
+        if len(rs) != 5:
+            not_ok(f"{tag}: {name}: 5 runs measured (got {len(rs)})")
+            return None
+        return rs
+
+    dl = DCACHE["line"]
+    rs = get("dfit")
+    if rs:
+        lines = DCACHE["size"] // 2 // dl
+        r = median_run(rs, "l1d_load_misses")
+        within(f"{tag}: D-cache read misses, 20 passes over {DCACHE['size'] // 2} bytes "
+               f"(fits: {lines} cold lines)", r["l1d_load_misses"], lines, lines + SLACK)
+        check(f"{tag}: D-cache read accesses equal the loads, every run, non-zero",
+              all(x["l1d_loads"] == x["loads"] > 20 * lines for x in rs),
+              "; ".join(f"{x['l1d_loads']} vs {x['loads']}" for x in rs))
+    rs = get("dbig")
+    if rs:
+        want = 3 * 16 * DCACHE["size"] // dl
+        r = median_run(rs, "l1d_load_misses")
+        within(f"{tag}: D-cache read misses, 3 passes over {16 * DCACHE['size']} bytes "
+               f"(every line misses)", r["l1d_load_misses"], want, want * 1.01 + SLACK)
+    a, b = get("dbig_cycles"), get("dbig_cycles_miss")
+    if a and b:
+        loads = 16 * DCACHE["size"] // dl
+        pages = 16 * DCACHE["size"] // PAGE
+        tlb = pages if pages > DTLB else 0
+        want = 3 * (loads * (DSWEEP_LOAD + MISS) + DSWEEP_PASS + tlb * TLB_MISS)
+        ca = median_run(a, "cycles")["cycles"]
+        cb = median_run(b, "cycles")["cycles"]
+        within(f"{tag}: cycles of that sweep, counted alone (timing table + misses)",
+               ca, want * 0.99, want * 1.01)
+        within(f"{tag}: ... and beside a D-cache miss event",
+               cb, want * 0.99, want * 1.01)
+        check(f"{tag}: counting a cache event beside cycles leaves them unchanged "
+              f"({ca} alone, {cb} with L1-dcache-load-misses)", abs(ca - cb) <= ca * 0.005)
+    il = ICACHE["line"]
+    rs = get("ismall")
+    if rs and iloops:
+        lines = iloops["small"] // il + 1        # + the line of the return
+        r = median_run(rs, "l1i_load_misses")
+        within(f"{tag}: I-cache misses, 20 runs of a {iloops['small']}-byte loop "
+               f"(fits: {lines} cold lines)", r["l1i_load_misses"], lines, lines + SLACK)
+        check(f"{tag}: I-cache accesses equal the instructions, every run",
+              all(x["l1i_loads"] == x["instructions"] > 20 * iloops["small"] // 4
+                  for x in rs),
+              "; ".join(f"{x['l1i_loads']} vs {x['instructions']}" for x in rs))
+    rs = get("ibig")
+    if rs and iloops:
+        want = 20 * iloops["big"] // il
+        r = median_run(rs, "l1i_load_misses")
+        within(f"{tag}: I-cache misses, 20 runs of a {iloops['big']}-byte loop "
+               f"(larger than the {ICACHE['size']}-byte I-cache: every line misses)",
+               r["l1i_load_misses"], want, want * 1.01 + SLACK)
+    s, l = get("ipc_small"), get("ipc_large")
+    if s and l:
+        rs_, rl = median_run(s, "cycles"), median_run(l, "cycles")
+        dn = 220000 - 20000
+        cyc = (rl["cycles"] - rs_["cycles"]) / dn
+        ins = (rl["instructions"] - rs_["instructions"]) / dn
+        check(f"{tag}: the IPC loop runs {IPC_INSNS} instructions an iteration "
+              f"(got {ins:g})", ins == IPC_INSNS)
+        within(f"{tag}: cycles an iteration of ld/add/st/umul/subcc/bne/nop "
+               f"(timing table: {IPC_ITER})", cyc, IPC_ITER, IPC_ITER * 1.01)
+        within(f"{tag}: IPC of that loop ({IPC_INSNS}/{IPC_ITER} = {IPC_INSNS / IPC_ITER:.4f})",
+               ins / cyc, IPC_INSNS / IPC_ITER / 1.01, IPC_INSNS / IPC_ITER)
+        check(f"{tag}: D-cache write accesses equal the stores, every run, non-zero",
+              all(x["l1d_stores"] == x["stores"] >= 20000 for x in s + l),
+              "; ".join(f"{x['l1d_stores']} vs {x['stores']}" for x in s + l))
+
+
+def build(tmp):
+    prog = os.path.join(tmp, "fidelity")
+    r = subprocess.run([CC, "-static", "-pthread", "-O2", "-Wall", "-Werror",
+                        os.path.join(TOP, "tests/pmu/fidelity.c"), "-o", prog],
+                       capture_output=True, text=True)
+    if r.returncode:
+        not_ok(f"fidelity.c builds: {' '.join(r.stderr.splitlines()[:3])}")
+        sys.exit(1)
+    return prog
+
+
+def guest(prog, ncpus, caches="on", timeout=300):
+    script = ["cat /proc/cpuinfo"]
+    for cpu in range(ncpus):
+        script.append(f"/root/fidelity {cpu} {DCACHE['line']} {DCACHE['size']}")
+    if ncpus > 1:
+        script.append(f"/root/fidelity snoop 0 {ncpus - 1} {DCACHE['line']}")
+    r = subprocess.run([RUN, "--timeout", str(timeout), "--cpus", str(ncpus),
+                        "--caches", caches, "--add", prog, "--",
+                        "sh", "-c", " && ".join(script)],
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def check_cpuinfo(out, ncpus, state="on"):
+    tag = f"{ncpus} CPU(s)"
+    info = dict(re.findall(r"^(\S[^\t:]*?)\s*:\s*(.*)$", out, re.M))
+    check(f"{tag}: /proc/cpuinfo gives the I-cache geometry of the document",
+          info.get("icache") == cpuinfo_geometry(ICACHE, False),
+          f"'{info.get('icache')}'")
+    check(f"{tag}: /proc/cpuinfo gives the D-cache geometry of the document",
+          info.get("dcache") == cpuinfo_geometry(DCACHE, True),
+          f"'{info.get('dcache')}'")
+    # Linux sets DS itself (leon_configure_cache_smp(), an SMP kernel's
+    # boot, whatever the cache states), so snooping is on either way.
+    flag = "on" if state == "on" else "off"
+    for cpu in range(ncpus):
+        want = f"I {state}, D {state}, snooping on, burst fetch {flag}"
+        got = info.get(f"CPU{cpu} caches", "")
+        check(f"{tag}: CPU {cpu}'s caches as the PROM left them: {want}",
+              got.startswith(want + " (control 0x"), f"'{got}'")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = build(tmp)
+        for ncpus in (1, 2, 4):
+            rc, out, err = guest(prog, ncpus)
+            if rc:
+                not_ok(f"{ncpus} CPU(s): the measurements ran (exit {rc}): "
+                       f"{' | '.join((err + out).strip().splitlines()[-8:])}")
+                continue
+            check_cpuinfo(out, ncpus)
+            runs, snoops, iloops = parse(out)
+            check(f"{ncpus} CPU(s): the I-cache loops have their sizes", iloops and
+                  iloops["small"] == 1024 and iloops["big"] == 16384, str(iloops))
+            for cpu in range(ncpus):
+                check_cpu(runs, cpu, ncpus, iloops)
+            if ncpus > 1:
+                if len(snoops) != 1:
+                    not_ok(f"{ncpus} CPU(s): the snooping measurement ran")
+                    continue
+                s = snoops[0]
+                lo = s["rounds"] * s["lines"]
+                within(f"{ncpus} CPU(s): the reader on CPU 0 misses again on each line "
+                       f"the writer on CPU {s['writer']} stored to ({s['rounds']} rounds x "
+                       f"{s['lines']} lines: snooping)", s["l1d_load_misses"], lo,
+                       s["rounds"] * (s["lines"] + 2) + SLACK)
+
+        # Booted with the caches off, as documented: nothing is cached.
+        r = subprocess.run(
+            [RUN, "--timeout", "120", "--caches", "off", "--add", prog, "--",
+             "sh", "-c", f"cat /proc/cpuinfo && /root/fidelity 0 {DCACHE['line']} "
+             f"{DCACHE['size']}"], capture_output=True, text=True)
+        if r.returncode:
+            not_ok(f"--caches off: the measurements ran (exit {r.returncode}): "
+                   f"{' | '.join((r.stderr + r.stdout).strip().splitlines()[-8:])}")
+            return
+        check_cpuinfo(r.stdout, 1, "off")
+        runs, _, _ = parse(r.stdout)
+        rs = runs.get("dfit", {}).get(0, [])
+        check("--caches off: no D-cache read accesses or misses while loads run",
+              len(rs) == 5 and all(x["l1d_loads"] == 0 and x["l1d_load_misses"] == 0 and
+                                   x["loads"] > 0 for x in rs), str(rs[:1]))
+
+
+if __name__ == "__main__":
+    main()
