@@ -185,24 +185,25 @@ static void setup_romvec(void)
 }
 
 /*
- * Linux on a LEON3 multiprocessor keeps the caches on only with a
- * snooping D-cache of at most 4 KiB per way (leon_configure_cache_smp()
- * switches them off otherwise, with a note in the kernel log that few
- * read): refuse such a machine here, where it can be said plainly.
+ * An SMP Linux on LEON3, even on one CPU, accepts only a snooping
+ * D-cache of at most 4 KiB per way: leon_configure_cache_smp() "disables"
+ * any other with sparc_leon3_disable_cache(), which writes 0xF & ~CCR:
+ * caches that were on go off (with a note in the kernel log that few
+ * read), and caches that were off come on.  Either way the machine is
+ * not the one asked for: refuse it here, where it can be said plainly.
  */
-static void check_smp_caches(int ncpus, u32 ccr)
+static void check_smp_caches(void)
 {
 	u32 dcfg = sysctrl_ld(LEON_DCFG);
 
-	if (ncpus < 2 || !(ccr & CCR_DCS_ON))
-		return;
 	if (!(dcfg & CFG_SNOOP))
-		fatal("the D-cache cannot snoop: Linux on more than one CPU would\n"
-		      "PROM: switch the caches off; boot one CPU or with the caches off");
+		fatal("the D-cache cannot snoop: SMP Linux would toggle the caches\n"
+		      "PROM: (leon_configure_cache_smp); give the D-cache snooping");
 	if (CFG_WAY_KIB(dcfg) > 4)
-		fatal("D-cache ways larger than 4 KiB: Linux on more than one CPU\n"
-		      "PROM: would switch the caches off (dcache-way-kib at most 4);\n"
-		      "PROM: boot one CPU or with the caches off");
+		fatal("D-cache ways larger than 4 KiB: SMP Linux would toggle the\n"
+		      "PROM: caches (leon_configure_cache_smp: on goes off, off comes\n"
+		      "PROM: on); use dcache-way-kib of at most 4 (more ways for a\n"
+		      "PROM: larger cache)");
 }
 
 /*
@@ -289,7 +290,7 @@ void prom_boot(void)
 	ncpus = (bypass_ld(irqmp->start + 0x10) >> 28) + 1;
 	if (ncpus > PROM_MAX_CPUS)
 		ncpus = PROM_MAX_CPUS;
-	check_smp_caches(ncpus, cache_control);
+	check_smp_caches();
 	caches_on(cache_control);
 	say_caches(cache_control);
 	timer = need_device(GAISLER_GPTIMER, "GAISLER_GPTIMER (timer)");
