@@ -18,31 +18,15 @@
 
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
-RUN = os.path.join(TOP, "tools/leon3-run")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, RUN, CC, ok, not_ok, check  # noqa: E402
+
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 PAGE = 4096
-
-
-def ok(desc):
-    print(f"ok - {desc}")
-
-
-def not_ok(desc):
-    print(f"not ok - {desc}")
-
-
-def check(desc, cond, why=""):
-    if cond:
-        ok(desc)
-    else:
-        not_ok(f"{desc}{': ' + why if why else ''}")
 
 
 def within(desc, got, lo, hi):
@@ -291,16 +275,13 @@ def main():
                        s["rounds"] * (s["lines"] + 2) + SLACK)
 
         # Booted with the caches off, as documented: nothing is cached.
-        r = subprocess.run(
-            [RUN, "--timeout", "120", "--caches", "off", "--add", prog, "--",
-             "sh", "-c", f"cat /proc/cpuinfo && /root/fidelity 0 {DCACHE['line']} "
-             f"{DCACHE['size']}"], capture_output=True, text=True)
-        if r.returncode:
-            not_ok(f"--caches off: the measurements ran (exit {r.returncode}): "
-                   f"{' | '.join((r.stderr + r.stdout).strip().splitlines()[-8:])}")
+        rc, out, err = guest(prog, 1, caches="off", timeout=120)
+        if rc:
+            not_ok(f"--caches off: the measurements ran (exit {rc}): "
+                   f"{' | '.join((err + out).strip().splitlines()[-8:])}")
             return
-        check_cpuinfo(r.stdout, 1, "off")
-        runs, _, _ = parse(r.stdout)
+        check_cpuinfo(out, 1, "off")
+        runs, _, _ = parse(out)
         rs = runs.get("dfit", {}).get(0, [])
         check("--caches off: no D-cache read accesses or misses while loads run",
               len(rs) == 5 and all(x["l1d_loads"] == 0 and x["l1d_load_misses"] == 0 and

@@ -15,25 +15,10 @@ import subprocess
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
-RUN = os.path.join(TOP, "tools/leon3-run")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, RUN, CC, ok, not_ok, check  # noqa: E402
+
 KERNBASE = 0xF0000000
-
-
-def ok(desc):
-    print(f"ok - {desc}")
-
-
-def not_ok(desc):
-    print(f"not ok - {desc}")
-
-
-def check(desc, cond, why=""):
-    if cond:
-        ok(desc)
-    else:
-        not_ok(f"{desc}{': ' + why if why else ''}")
 
 
 # The guest script: each section starts with a line "== NAME".
