@@ -53,6 +53,9 @@ check_series() {
 }
 
 mkdir -p "$T/qemu" "$T/linux"
+# checkpatch leaves a CamelCase cache (.checkpatch-camelcase.*) in its
+# working directory: keep it out of the work tree.
+cd "$T"
 get_script qemu "$T/qemu"
 # Linux's tarball is large: use the kernel stage's source when it is built.
 linux="$("$TOP/tools/build/stage" --path kernel)/src"
