@@ -72,13 +72,11 @@ struct bootinfo {
 #define DEFAULT_CMDLINE		"console=ttyS0"
 
 /*
- * LEON3 cache control register (ASI 0x02, 0x00) and the cache
- * configuration registers (0x08 I-cache, 0x0C D-cache).  A LEON3 boot
- * loader enables both caches, instruction burst fetch and D-cache
- * snooping: CCR_BOOT.
+ * LEON3 cache control register (ASI 0x02, 0x00) and D-cache
+ * configuration register (0x0C).  A LEON3 boot loader enables both
+ * caches, instruction burst fetch and D-cache snooping: CCR_BOOT.
  */
 #define LEON_CCR		0x00
-#define LEON_ICFG		0x08
 #define LEON_DCFG		0x0c
 #define CCR_ICS_ON		0x00000003
 #define CCR_DCS_ON		0x0000000c
