@@ -77,7 +77,7 @@
 #define EV_CYCLES		0x15
 /*
  * The shortest sampling periods.  Taking an overflow interrupt costs
- * about 2600 kernel instructions and 3700 cycles (make bench-perf): an
+ * about 2700 kernel instructions and 8600 cycles (make bench-perf): an
  * event that counts in the kernel counts its own interrupts, and six of
  * them with a short period keep a CPU in the handler, a storm that only
  * perf's throttling slows (freq mode starts every event at period 1).
