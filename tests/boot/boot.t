@@ -32,7 +32,7 @@ is "uname -m says sparc" "$(cat "$T/out")" sparc
 guest "/proc/cpuinfo" 0 -- cat /proc/cpuinfo
 check "/proc/cpuinfo shows a LEON" grep -qi 'leon' "$T/out"
 
-for cpus in 1 2; do
+for cpus in 1 2 3; do
 	guest "boot with $cpus CPU(s)" 0 --cpus "$cpus" -- cat /sys/devices/system/cpu/online
 	is "$cpus CPU(s) online" "$(cat "$T/out")" "$([ "$cpus" = 1 ] && echo 0 || echo "0-$((cpus - 1))")"
 done

@@ -146,3 +146,14 @@ check "LEON3_SRC_QEMU=DIR changes the qemu key" \
 	test "$(LEON3_SRC_QEMU="$T/qemu-src" "$stage" --key qemu)" != "$q1"
 echo "# comment" >>"$tree/tools/build/stages/qemu.sh"
 check "the stage's own script is part of its key" test "$(key qemu)" != "$q1"
+
+# --- the test runner -------------------------------------------------------
+
+mkdir -p "$T/runner"
+printf '#!/bin/sh\necho "ok - it ran"\n' >"$T/runner/a.t"
+cp "$T/runner/a.t" "$T/runner/b.t"
+chmod +x "$T/runner/a.t"	# b.t lost its execute bit
+out=$("$TOP/tests/run" "$T/runner" 2>&1) && rc=0 || rc=$?
+is "tests/run: a .t without its execute bit fails the run" "$rc $(tail -n 1 <<<"$out")" \
+	"1 1 passed, 1 failed"
+check "tests/run: and names it" grep -q "b.t: not executable" <<<"$out"

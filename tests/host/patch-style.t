@@ -58,8 +58,9 @@ mkdir -p "$T/qemu" "$T/linux"
 cd "$T"
 get_script qemu "$T/qemu"
 # Linux's tarball is large: use the kernel stage's source when it is built.
-linux="$("$TOP/tools/build/stage" --path kernel)/src"
-if [ ! -f "$linux/.complete" ] && [ ! -f "$(dirname "$linux")/.complete" ]; then
+kstage=$("$TOP/tools/build/stage" --path kernel)
+linux="$kstage/src"
+if [ ! -f "$kstage/.complete" ]; then
 	linux="$T/linux"
 	get_script linux "$linux"
 fi
