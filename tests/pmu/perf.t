@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lib import TOP, RUN, CC, ok, not_ok, check  # noqa: E402
 
 KERNBASE = 0xF0000000
+PER_THREAD_RUNS = 10
 
 
 # The guest script: each section starts with a line "== NAME".
@@ -34,11 +35,11 @@ sec stat-small; perf stat -x, -e instructions:u $w spin 1000000 2>&1
 sec stat-big; perf stat -x, -e instructions:u $w spin 9000000 2>&1
 sec stat-raw; perf stat -x, -e leon3_pmu/instructions/u $w spin 1000000 2>&1
 sec stat-default; perf stat -x, $w spin 1000000 2>&1
-sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 30000000 2>&1
+sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1
 sec stat-a; perf stat -x, -a -A -e instructions -- sleep 0.2 2>&1
 sec stat-c1; perf stat -x, -C 1 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
 sec stat-c0; perf stat -x, -C 0 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
-for run in 1 2; do
+for run in $(seq 1 PER_THREAD_RUNS); do
 sec per-thread-$run
 rm -f /tmp/go; mkfifo /tmp/go
 $w threads 1000000 </tmp/go &
@@ -141,7 +142,7 @@ def main():
         return 1
     syms = symbols(wl)
 
-    rc, out, err = boot(tmp, 2, GUEST)
+    rc, out, err = boot(tmp, 2, GUEST.replace("PER_THREAD_RUNS", str(PER_THREAD_RUNS)))
     s = sections(out)
     if rc or "end" not in s:
         not_ok(f"the perf session runs to its end (exit {rc}): "
@@ -177,14 +178,17 @@ def main():
         check(f"perf stat (default events): {ev} counted", v and v[0],
               " | ".join(s["stat-default"][:12]))
 
-    # ten events multiplexed on seven counters: scaled, close to exact
+    # ten events multiplexed on seven counters: scaled, close to exact.
+    # perf rotates them every 4 ms: the run takes about 0.5 s, some 130
+    # rotations (within 3 % in 8 of 8 trial runs; 30M iterations, about
+    # 15 rotations, were 21 % off once in a while).
     mux = [line.split(",") for line in s["stat-mux"] if line.count(",") >= 5]
     pct = [float(f[4]) for f in mux if f[4].replace(".", "").isdigit()]
     ins = csv_counts(s["stat-mux"], "instructions:u")
     check("perf stat with 10 events multiplexes them (each ran part of the time)",
           len(pct) == 10 and all(0 < p < 100 for p in pct), str(pct))
-    check("... and the scaled instruction count is within 20 % of 90M",
-          ins and ins[0] and abs(ins[0] - 90000000) < 18000000, str(ins))
+    check("... and the scaled instruction count is within 10 % of 900M",
+          ins and ins[0] and abs(ins[0] - 900000000) < 90000000, str(ins))
 
     # system wide, per CPU
     cpus = [line.split(",") for line in s["stat-a"] if re.match(r"CPU\d+,", line)]
@@ -198,26 +202,16 @@ def main():
     check("perf stat -C 0 does not", c0 and c0[0] is not None and c0[0] < 3000000,
           str(c0))
 
-    # per thread: the two workers, with N and 3N iterations.  -vv prints
-    # each thread's raw "value enabled running" as read from the kernel:
-    # the counts must be exact in the first run.
-    raw = sorted(int(m.group(1)) for m in
-                 (re.match(r"^instructions:u: -?\d+: (\d+) \d+ \d+$", line)
-                  for line in s["per-thread-1"]) if m)
-    check("perf stat --per-thread: the kernel counts the workers' 3M and 9M instructions",
-          len(raw) == 3 and 3000000 <= raw[1] < 3020000 and 9000000 <= raw[2] < 9020000,
-          str(raw))
-
-    # What perf shows.  Known intermittent failure (issue 5): with 2+
-    # CPUs, a thread that exits while perf is attached from another
-    # process now and then comes back with its exact count but enabled
-    # and running times of 0, which perf shows as "<not counted>".  Not
-    # the driver: software events in the same context lose their times
-    # too (reproduced in C, 1-7 % of runs; never on 1 CPU).  Not seen
-    # since qemu-patches/0018 made TLB flushes reach every CPU (0 of 210
-    # runs), so stale translations may have been the cause; until that
-    # is certain the second run is used then, and the first one's output
-    # shown as a comment.
+    # per thread: the two workers, with N and 3N iterations, in each of
+    # PER_THREAD_RUNS runs.  -vv prints each thread's raw "value enabled
+    # running" as read from the kernel; perf's own lines must show the
+    # same counts.  Issue 5 saw, on 2+ CPUs, 1-7 % of runs where a thread
+    # that exited while perf was attached came back "<not counted>" (its
+    # exact count, but enabled and running times of 0; software events
+    # lost their times too).  Not seen since qemu-patches/0018 made TLB
+    # flushes reach every CPU (0 of 210 runs): stale translations of a
+    # freed task's pages were the likely cause.  Every run counts, and
+    # one such run fails the test.
     def workers(lines):
         return sorted(int(f[1]) for f in (line.split(",") for line in lines)
                       if len(f) > 3 and f[0].startswith("workload-") and f[1].isdigit())
@@ -226,12 +220,22 @@ def main():
         return (len(counts) >= 2 and 3000000 <= counts[-2] < 3020000
                 and 9000000 <= counts[-1] < 9020000)
 
-    pt = [line for line in s["per-thread-1"] if line.startswith("workload-")]
-    if not workers_ok(workers(pt)):
-        print("# --per-thread, first run (retried): " + " | ".join(pt))
-        pt = [line for line in s["per-thread-2"] if line.startswith("workload-")]
-    check("perf stat --per-thread: perf shows the workers' 3M and 9M instructions",
-          workers_ok(workers(pt)), " | ".join(pt))
+    bad_raw, bad_shown = [], []
+    for run in range(1, PER_THREAD_RUNS + 1):
+        lines = s.get(f"per-thread-{run}", [])
+        raw = sorted(int(m.group(1)) for m in
+                     (re.match(r"^instructions:u: -?\d+: (\d+) \d+ \d+$", line)
+                      for line in lines) if m)
+        if not (len(raw) == 3 and 3000000 <= raw[1] < 3020000
+                and 9000000 <= raw[2] < 9020000):
+            bad_raw.append(f"run {run}: {raw}")
+        pt = [line for line in lines if line.startswith("workload-")]
+        if not workers_ok(workers(pt)):
+            bad_shown.append(f"run {run}: " + " | ".join(pt))
+    check(f"perf stat --per-thread: the kernel counts the workers' 3M and 9M "
+          f"instructions ({PER_THREAD_RUNS} runs)", not bad_raw, "; ".join(bad_raw))
+    check(f"perf stat --per-thread: perf shows the workers' 3M and 9M "
+          f"instructions ({PER_THREAD_RUNS} runs)", not bad_shown, "; ".join(bad_shown))
 
     # perf record: samples = count / period
     hdr = "\n".join(s["record"])
