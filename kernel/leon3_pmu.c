@@ -7,10 +7,13 @@
  * interrupt on an IRQMP extended line of the CPU's own, and the PID
  * extensions (PID register, per-counter PID filter, PID log).
  *
- * Counters are 32 bits wide and stop at an overflow until the interrupt
- * handler releases them; every counter runs with its interrupt enabled,
- * so counts are extended to 64 bits at each wrap, and sampling events
- * start at -period.
+ * Counters are 32 bits wide; counts are 64.  With an interrupt line on
+ * every CPU, every counter runs with its interrupt enabled: it stops at
+ * an overflow until the handler releases it, the handler folds each
+ * wrap into the count, and sampling events start at -period.  Without
+ * one (IRQLINE 0, or request_irq() failing) the PMU counts but cannot
+ * sample: counters wrap freely, and an hrtimer on each CPU with events
+ * reads them well before one can wrap twice.
  */
 
 #define pr_fmt(fmt) "leon3_pmu: " fmt
@@ -18,6 +21,7 @@
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
@@ -73,7 +77,8 @@
 #define PIDLOG_OVF		BIT(31)
 
 #define LEON3_PMU_COUNTERS	7	/* counter 0 counts cycles only */
-#define LEON3_PMU_MAX_PERIOD	0xffffffffULL
+#define LEON3_PMU_COUNTER_BITS	32
+#define LEON3_PMU_MAX_PERIOD	GENMASK_ULL(LEON3_PMU_COUNTER_BITS - 1, 0)
 #define EV_CYCLES		0x15
 /*
  * The shortest sampling periods.  Taking an overflow interrupt costs
@@ -85,6 +90,14 @@
  */
 #define LEON3_PMU_MIN_PERIOD		10000
 #define LEON3_PMU_MIN_KERNEL_PERIOD	100000
+
+/*
+ * Without an overflow interrupt, how often the counters are read.  2^32
+ * events take 17 s at a 250 MHz LEON3, but about 2 s under QEMU, which
+ * runs loops faster than real time (some 2e9 cycles a second on the
+ * CI's host): 100 ms leaves a margin of 20.
+ */
+#define LEON3_PMU_POLL_MS		100
 
 /* perf_event_attr.config1: the PID filter (0: none) */
 #define CONFIG1_PID		0xffffffffULL
@@ -102,11 +115,42 @@ static void pmu_write(u32 addr, u32 v)
 	__asm__ __volatile__("sta %0, [%1] 2" : : "r" (v), "r" (addr) : "memory");
 }
 
-/* The events the PMU counts (GRLIB ids below 0x80, project ids above) */
-static const u8 leon3_events[] = {
-	0x00, 0x01, 0x02, 0x08, 0x09, 0x0a, 0x11, 0x12, 0x13, 0x15, 0x22,
-	0x28, 0x38, 0x39, 0x3a, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86,
-	0x87, 0x88, 0x89,
+/*
+ * The events the PMU counts, by sysfs name and id (GRLIB ids below
+ * 0x80, project ids above; Documentation/pmu-registers.md): the one
+ * list from which the known ids and sysfs events/ are made.
+ */
+struct leon3_event {
+	u8 id;
+	const char *name;
+};
+
+static const struct leon3_event leon3_events[] = {
+	{ 0x00, "icache_miss" },
+	{ 0x01, "itlb_miss" },
+	{ 0x02, "icache_hold" },
+	{ 0x08, "dcache_read_miss" },
+	{ 0x09, "dtlb_miss" },
+	{ 0x0a, "dcache_hold" },
+	{ 0x11, "instructions" },
+	{ 0x12, "int_instructions" },
+	{ 0x13, "fp_instructions" },
+	{ 0x15, "cycles" },
+	{ 0x22, "branches" },
+	{ 0x28, "calls" },
+	{ 0x38, "loads_stores" },
+	{ 0x39, "loads" },
+	{ 0x3a, "stores" },
+	{ 0x80, "icache_access" },
+	{ 0x81, "dcache_read_access" },
+	{ 0x82, "dcache_write_access" },
+	{ 0x83, "dcache_write_miss" },
+	{ 0x84, "window_overflows" },
+	{ 0x85, "window_underflows" },
+	{ 0x86, "traps" },
+	{ 0x87, "taken_branches" },
+	{ 0x88, "bus_reads" },
+	{ 0x89, "bus_writes" },
 };
 
 #define HW_OP_UNSUPPORTED	-1
@@ -147,6 +191,7 @@ static const int leon3_cache_map[C(MAX)][C(OP_MAX)][C(RESULT_MAX)] = {
 struct leon3_pmu_hw {
 	struct perf_event *events[LEON3_PMU_COUNTERS];
 	unsigned long used;
+	struct hrtimer poll;	/* no overflow interrupt: reads the counts */
 };
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
@@ -159,7 +204,7 @@ static bool leon3_event_known(u32 id)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(leon3_events); i++)
-		if (leon3_events[i] == id)
+		if (leon3_events[i].id == id)
 			return true;
 	return false;
 }
@@ -229,6 +274,16 @@ static bool leon3_pmu_group_fits(struct perf_event *event)
 	return counters - min(cycles, 1) <= LEON3_PMU_COUNTERS - 1;
 }
 
+/*
+ * A shorter sampling period is raised to this; the samples report the
+ * period used (last_period), so that perf's totals stay right.
+ */
+static s64 leon3_pmu_min_period(struct hw_perf_event *hwc)
+{
+	return hwc->config & CTRL_SU ? LEON3_PMU_MIN_KERNEL_PERIOD :
+				       LEON3_PMU_MIN_PERIOD;
+}
+
 static int leon3_pmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -284,6 +339,10 @@ static int leon3_pmu_event_init(struct perf_event *event)
 		hwc->sample_period = LEON3_PMU_MAX_PERIOD >> 1;
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
+	} else if (hwc->sample_period < leon3_pmu_min_period(hwc)) {
+		hwc->sample_period = leon3_pmu_min_period(hwc);
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
 	}
 	return 0;
 }
@@ -315,6 +374,9 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 	s64 period = hwc->sample_period;
 	bool ended = false;
 
+	/* freq mode and PERF_EVENT_IOC_PERIOD change it: raise it here too. */
+	period = max(period, leon3_pmu_min_period(hwc));
+
 	if (unlikely(left <= -period)) {
 		left = period;
 		local64_set(&hwc->period_left, left);
@@ -330,10 +392,6 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 	/* Half the range: a late read still sees less than one wrap. */
 	if (left > (s64)(LEON3_PMU_MAX_PERIOD >> 1))
 		left = LEON3_PMU_MAX_PERIOD >> 1;
-	if (left < LEON3_PMU_MIN_PERIOD)
-		left = LEON3_PMU_MIN_PERIOD;
-	if ((hwc->config & CTRL_SU) && left < LEON3_PMU_MIN_KERNEL_PERIOD)
-		left = LEON3_PMU_MIN_KERNEL_PERIOD;
 
 	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
 	pmu_write(PMU_CNT(hwc->idx), (u32)-left);
@@ -346,7 +404,18 @@ static void leon3_pmu_start(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
-	leon3_pmu_set_period(event);
+	/*
+	 * A period that ended while the event was stopped (its overflow
+	 * still pending at a context switch or a disable) has had no
+	 * sample: overflow at the next event, so that the handler takes it.
+	 */
+	if (is_sampling_event(event) && local64_read(&hwc->period_left) <= 0) {
+		local64_set(&hwc->prev_count, LEON3_PMU_MAX_PERIOD);
+		pmu_write(PMU_CNT(hwc->idx), LEON3_PMU_MAX_PERIOD);
+		perf_event_update_userpage(event);
+	} else {
+		leon3_pmu_set_period(event);
+	}
 	if (hwc->config & CTRL_PF)
 		pmu_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
 	pmu_write(PMU_CTRL(hwc->idx), hwc->config);
@@ -363,11 +432,28 @@ static void leon3_pmu_stop(struct perf_event *event, int flags)
 	leon3_pmu_update(event);
 	/*
 	 * An overflow the handler has not seen yet: the count has it, and
-	 * the handler must not take it for the counter's next user.
+	 * the handler must not take it for the counter's next user (a
+	 * sampling event's next start takes its sample).
 	 */
 	if (pmu_read(PMU_OVF) & ovf)
 		pmu_write(PMU_OVF, ovf);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/* No overflow interrupt: fold each running counter's progress in. */
+static enum hrtimer_restart leon3_pmu_poll(struct hrtimer *timer)
+{
+	struct leon3_pmu_hw *hw = container_of(timer, struct leon3_pmu_hw, poll);
+	int idx;
+
+	for_each_set_bit(idx, &hw->used, LEON3_PMU_COUNTERS) {
+		struct perf_event *event = hw->events[idx];
+
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			leon3_pmu_update(event);
+	}
+	hrtimer_forward_now(timer, ms_to_ktime(LEON3_PMU_POLL_MS));
+	return HRTIMER_RESTART;
 }
 
 static int leon3_pmu_add(struct perf_event *event, int flags)
@@ -384,6 +470,9 @@ static int leon3_pmu_add(struct perf_event *event, int flags)
 		if (idx >= LEON3_PMU_COUNTERS)
 			return -EAGAIN;
 	}
+	if (!leon3_pmu_irqen && !hw->used)
+		hrtimer_start(&hw->poll, ms_to_ktime(LEON3_PMU_POLL_MS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	__set_bit(idx, &hw->used);
 	hw->events[idx] = event;
 	hwc->idx = idx;
@@ -403,6 +492,8 @@ static void leon3_pmu_del(struct perf_event *event, int flags)
 	hw->events[hwc->idx] = NULL;
 	__clear_bit(hwc->idx, &hw->used);
 	hwc->idx = -1;
+	if (!leon3_pmu_irqen && !hw->used)
+		hrtimer_cancel(&hw->poll);
 	perf_event_update_userpage(event);
 }
 
@@ -420,6 +511,21 @@ static void leon3_pmu_enable(struct pmu *pmu)
 static void leon3_pmu_disable(struct pmu *pmu)
 {
 	pmu_write(PMU_GCTRL, 0);
+}
+
+/*
+ * The registers a sample reports.  A user-only event that overflows on
+ * the last user instructions before a trap is taken in the kernel, and
+ * perf drops a kernel sample of an exclude_kernel event: report the
+ * user registers the trap saved, where the overflow was.
+ */
+static struct pt_regs *leon3_pmu_sample_regs(struct perf_event *event,
+					     struct pt_regs *regs)
+{
+	if (event->attr.exclude_kernel && !user_mode(regs) && current->mm &&
+	    user_mode(task_pt_regs(current)))
+		return task_pt_regs(current);
+	return regs;
 }
 
 static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
@@ -463,7 +569,8 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 		 * says so (perf drops it for an exclude_kernel event).
 		 */
 		perf_sample_data_init(&data, 0, hwc->last_period);
-		if (perf_event_overflow(event, &data, regs))
+		if (perf_event_overflow(event, &data,
+					leon3_pmu_sample_regs(event, regs)))
 			leon3_pmu_stop(event, 0);	/* throttled */
 	}
 
@@ -494,72 +601,55 @@ static const struct attribute_group leon3_pmu_format_group = {
 	.attrs = leon3_pmu_format_attrs,
 };
 
-#define LEON3_EVENT_ATTR(_name, _id)					\
-	PMU_EVENT_ATTR_STRING(_name, leon3_event_attr_##_name, "event=" #_id)
+/* events/: made from leon3_events[] at init */
+static struct perf_pmu_events_attr leon3_event_attrs[ARRAY_SIZE(leon3_events)];
+static struct attribute *leon3_pmu_event_attrs[ARRAY_SIZE(leon3_events) + 1];
 
-LEON3_EVENT_ATTR(icache_miss, 0x00);
-LEON3_EVENT_ATTR(itlb_miss, 0x01);
-LEON3_EVENT_ATTR(icache_hold, 0x02);
-LEON3_EVENT_ATTR(dcache_read_miss, 0x08);
-LEON3_EVENT_ATTR(dtlb_miss, 0x09);
-LEON3_EVENT_ATTR(dcache_hold, 0x0a);
-LEON3_EVENT_ATTR(instructions, 0x11);
-LEON3_EVENT_ATTR(int_instructions, 0x12);
-LEON3_EVENT_ATTR(fp_instructions, 0x13);
-LEON3_EVENT_ATTR(cycles, 0x15);
-LEON3_EVENT_ATTR(branches, 0x22);
-LEON3_EVENT_ATTR(calls, 0x28);
-LEON3_EVENT_ATTR(loads_stores, 0x38);
-LEON3_EVENT_ATTR(loads, 0x39);
-LEON3_EVENT_ATTR(stores, 0x3a);
-LEON3_EVENT_ATTR(icache_access, 0x80);
-LEON3_EVENT_ATTR(dcache_read_access, 0x81);
-LEON3_EVENT_ATTR(dcache_write_access, 0x82);
-LEON3_EVENT_ATTR(dcache_write_miss, 0x83);
-LEON3_EVENT_ATTR(window_overflows, 0x84);
-LEON3_EVENT_ATTR(window_underflows, 0x85);
-LEON3_EVENT_ATTR(traps, 0x86);
-LEON3_EVENT_ATTR(taken_branches, 0x87);
-LEON3_EVENT_ATTR(bus_reads, 0x88);
-LEON3_EVENT_ATTR(bus_writes, 0x89);
+static ssize_t leon3_event_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr);
 
-static struct attribute *leon3_pmu_event_attrs[] = {
-	&leon3_event_attr_icache_miss.attr.attr,
-	&leon3_event_attr_itlb_miss.attr.attr,
-	&leon3_event_attr_icache_hold.attr.attr,
-	&leon3_event_attr_dcache_read_miss.attr.attr,
-	&leon3_event_attr_dtlb_miss.attr.attr,
-	&leon3_event_attr_dcache_hold.attr.attr,
-	&leon3_event_attr_instructions.attr.attr,
-	&leon3_event_attr_int_instructions.attr.attr,
-	&leon3_event_attr_fp_instructions.attr.attr,
-	&leon3_event_attr_cycles.attr.attr,
-	&leon3_event_attr_branches.attr.attr,
-	&leon3_event_attr_calls.attr.attr,
-	&leon3_event_attr_loads_stores.attr.attr,
-	&leon3_event_attr_loads.attr.attr,
-	&leon3_event_attr_stores.attr.attr,
-	&leon3_event_attr_icache_access.attr.attr,
-	&leon3_event_attr_dcache_read_access.attr.attr,
-	&leon3_event_attr_dcache_write_access.attr.attr,
-	&leon3_event_attr_dcache_write_miss.attr.attr,
-	&leon3_event_attr_window_overflows.attr.attr,
-	&leon3_event_attr_window_underflows.attr.attr,
-	&leon3_event_attr_traps.attr.attr,
-	&leon3_event_attr_taken_branches.attr.attr,
-	&leon3_event_attr_bus_reads.attr.attr,
-	&leon3_event_attr_bus_writes.attr.attr,
-	NULL,
-};
+	return sysfs_emit(page, "event=0x%02llx\n", ev->id);
+}
+
+static void __init leon3_pmu_init_event_attrs(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(leon3_events); i++) {
+		struct perf_pmu_events_attr *ev = &leon3_event_attrs[i];
+
+		sysfs_attr_init(&ev->attr.attr);
+		ev->attr.attr.name = leon3_events[i].name;
+		ev->attr.attr.mode = 0444;
+		ev->attr.show = leon3_event_show;
+		ev->id = leon3_events[i].id;
+		leon3_pmu_event_attrs[i] = &ev->attr.attr;
+	}
+}
 
 static const struct attribute_group leon3_pmu_events_group = {
 	.name = "events",
 	.attrs = leon3_pmu_event_attrs,
 };
 
-PMU_EVENT_ATTR_STRING(counters, leon3_cap_counters, "6");
-PMU_EVENT_ATTR_STRING(cycle_counter, leon3_cap_cycle_counter, "1");
-PMU_EVENT_ATTR_STRING(counter_bits, leon3_cap_counter_bits, "32");
+/* caps/: each a number, from the driver's constants */
+static ssize_t leon3_cap_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *cap =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(page, "%llu\n", cap->id);
+}
+
+PMU_EVENT_ATTR(counters, leon3_cap_counters, LEON3_PMU_COUNTERS - 1,
+	       leon3_cap_show);
+PMU_EVENT_ATTR(cycle_counter, leon3_cap_cycle_counter, 1, leon3_cap_show);
+PMU_EVENT_ATTR(counter_bits, leon3_cap_counter_bits, LEON3_PMU_COUNTER_BITS,
+	       leon3_cap_show);
 
 static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_counters.attr.attr,
@@ -782,7 +872,7 @@ static void leon3_pmu_free_irqs(void)
  * register, routed to that CPU only.  Without a line on every CPU the
  * PMU counts but cannot sample.
  */
-static int leon3_pmu_request_irqs(void)
+static void leon3_pmu_request_irqs(void)
 {
 	unsigned int irq;
 	int cpu, ret;
@@ -796,34 +886,33 @@ static int leon3_pmu_request_irqs(void)
 		if (!irq) {
 			pr_info("CPU %d: no overflow interrupt (line %u): counting only\n",
 				cpu, line);
-			ret = 0;
 			goto fail;
 		}
-		if (IS_ENABLED(CONFIG_SMP)) {
-			ret = irq_set_affinity(irq, cpumask_of(cpu));
-			if (ret)
-				goto fail;
-		}
-		ret = request_irq(irq, leon3_pmu_handle_irq,
-				  IRQF_NOBALANCING | IRQF_NO_THREAD,
-				  "leon3_pmu", &leon3_pmu);
-		if (ret)
+		ret = IS_ENABLED(CONFIG_SMP) ?
+		      irq_set_affinity(irq, cpumask_of(cpu)) : 0;
+		if (!ret)
+			ret = request_irq(irq, leon3_pmu_handle_irq,
+					  IRQF_NOBALANCING | IRQF_NO_THREAD,
+					  "leon3_pmu", &leon3_pmu);
+		if (ret) {
+			pr_warn("CPU %d: overflow interrupt %u (line %u): error %d: counting only\n",
+				cpu, irq, line, ret);
 			goto fail;
+		}
 		leon3_pmu_irq[cpu] = irq;
 	}
 	leon3_pmu_irqen = CTRL_IRQEN;
-	return 0;
+	return;
 
 fail:
 	leon3_pmu_free_irqs();
 	leon3_pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
-	return ret;
 }
 
 static int __init leon3_pmu_init(void)
 {
 	u32 gctrl;
-	int ret;
+	int cpu, ret;
 
 	if (sparc_cpu_model != sparc_leon)
 		return -ENODEV;
@@ -833,11 +922,16 @@ static int __init leon3_pmu_init(void)
 		return -ENODEV;
 	}
 	leon3_pmu_features = pmu_read(PMU_FEATURES);
+	leon3_pmu_init_event_attrs();
 	on_each_cpu(leon3_pmu_reset_cpu, (void *)1, 1);
+	for_each_possible_cpu(cpu) {
+		struct hrtimer *poll = &per_cpu(leon3_pmu_hw, cpu).poll;
 
-	ret = leon3_pmu_request_irqs();
-	if (ret)
-		goto fail_reset;
+		hrtimer_init(poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		poll->function = leon3_pmu_poll;
+	}
+
+	leon3_pmu_request_irqs();
 	if (leon3_pmu_features & FEAT_PID) {
 		ret = sparc32_set_switch_hook(leon3_pmu_switch);
 		if (ret)
@@ -852,8 +946,12 @@ static int __init leon3_pmu_init(void)
 	if (ret)
 		goto fail_misc;
 
-	pr_info("%d event counters and a cycle counter per CPU%s\n",
-		GCTRL_NCNT(gctrl), leon3_pmu_irqen ? ", overflow interrupts" : "");
+	if (leon3_pmu_irqen)
+		pr_info("%d event counters and a cycle counter per CPU, overflow interrupts\n",
+			GCTRL_NCNT(gctrl));
+	else
+		pr_info("%d event counters and a cycle counter per CPU, no overflow interrupt: counting only, read every %d ms\n",
+			GCTRL_NCNT(gctrl), LEON3_PMU_POLL_MS);
 	return 0;
 
 fail_misc:
@@ -864,7 +962,6 @@ fail_hook:
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 fail_irqs:
 	leon3_pmu_free_irqs();
-fail_reset:
 	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
 	return ret;
 }

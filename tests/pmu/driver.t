@@ -3,7 +3,8 @@
 #
 # The leon3_pmu module in the guest: it loads, registers, counts
 # (tests/pmu/leon3_pmu_test.c, kselftest harness, 1, 2 and 4 CPUs), cannot
-# be unloaded while an event is open, and unloads and reloads after.
+# be unloaded while an event is open, and unloads and reloads after; and
+# counts without an overflow interrupt.
 
 . "$(dirname "$0")/../lib.sh"
 set -u
@@ -68,3 +69,26 @@ check "the module unloads once no event is open" grep -qx unloaded "$T/out"
 check "... and leaves sysfs" grep -qx gone "$T/out"
 check "... and loads again" grep -qx reloaded "$T/out"
 check "... and samples again (its interrupt lines are requested anew)" grep -qx samples "$T/out"
+
+# Without an overflow interrupt the driver counts only, reads the
+# counters with an hrtimer, and still keeps 64-bit counts: on a PMU with
+# no line (pmu-irq=0), and when request_irq() fails (two CPUs given the
+# same line: the second request is refused, EBUSY).  The counts beyond
+# 2^32 lose nothing then: counters never stop.
+nointr_tests="-r pmu.count_beyond_32_bits -r pmu.user_instructions_exact
+	-r pmu.count_follows_migration -r pmu.per_thread_counts -r pmu.sampling_needs_interrupt"
+for how in "no line:1:0" "request_irq fails:2:20"; do
+	name=${how%%:*} cpus=$(cut -d: -f2 <<<"$how") line=${how##*:}
+	"$run" --timeout 300 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" \
+		--qemu-opt=-global --qemu-opt="LEON3-sparc-cpu.pmu-irq=$line" -- \
+		sh -c "insmod /root/leon3_pmu.ko && dmesg | grep leon3_pmu: && /root/leon3_pmu_test $(echo $nointr_tests)" \
+		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
+	tap "no interrupt, $name" "$T/out"
+	is "no interrupt, $name: the kselftest run exits 0" "$rc" 0
+	check "no interrupt, $name: the driver says it counts only" \
+		grep -q "no overflow interrupt: counting only, read every" "$T/out" "$T/err"
+	check "no interrupt, $name: a count beyond 2^32 is exact" \
+		grep -q "lost at the wraps: 0 instructions" "$T/out" "$T/err"
+done
+check "request_irq fails: the driver names the CPU and the error" \
+	grep -q "CPU 1: overflow interrupt .* error -16: counting only" "$T/out" "$T/err"

@@ -216,9 +216,13 @@ __asm__(".text\n"
 
 #define RING_PAGES	16
 
-/* The samples in a ring buffer: how many, how many inside spin() */
+/*
+ * The samples in a ring buffer: how many, how many inside spin(), and
+ * the periods they report (PERF_SAMPLE_PERIOD).
+ */
 struct ring_stats {
 	long samples, in_spin, user, lost, throttled;
+	__u64 period_min, period_max, period_sum;
 };
 
 static void ring_scan(void *ring, size_t page, struct ring_stats *st)
@@ -235,7 +239,13 @@ static void ring_scan(void *ring, size_t page, struct ring_stats *st)
 
 		if (h->type == PERF_RECORD_SAMPLE) {
 			__u64 ip = *(__u64 *)(h + 1);
+			__u64 period = *((__u64 *)(h + 1) + 1);
 
+			if (!st->samples || period < st->period_min)
+				st->period_min = period;
+			if (period > st->period_max)
+				st->period_max = period;
+			st->period_sum += period;
 			st->samples++;
 			st->in_spin += ip >= (uintptr_t)spin &&
 				       ip < (uintptr_t)spin_end;
@@ -252,8 +262,8 @@ static void ring_scan(void *ring, size_t page, struct ring_stats *st)
 
 /*
  * A sampling event on instructions of one mode (kernel or user), every
- * @period, IPs only, with its ring buffer mapped at *@ring (MAP_FAILED
- * if that fails).  Disabled; returns the fd or -1.
+ * @period, IPs and periods, with its ring buffer mapped at *@ring
+ * (MAP_FAILED if that fails).  Disabled; returns the fd or -1.
  */
 static int open_sampler(int type, __u64 period, int kernel, void **ring)
 {
@@ -262,7 +272,7 @@ static int open_sampler(int type, __u64 period, int kernel, void **ring)
 		.type = type,
 		.config = 0x11,
 		.sample_period = period,
-		.sample_type = PERF_SAMPLE_IP,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD,
 		.exclude_user = kernel,
 		.exclude_kernel = !kernel,
 		.disabled = 1,
@@ -309,6 +319,60 @@ TEST_F(pmu, sampling_samples_per_period)
 	EXPECT_GE(st.samples, 3000000 / 10007);
 	EXPECT_EQ(st.in_spin, st.samples) TH_LOG("IPs outside spin()");
 	EXPECT_EQ(st.user, st.samples) TH_LOG("samples not flagged user");
+	EXPECT_EQ(st.period_min, 10007);
+	EXPECT_EQ(st.period_max, 10007);
+	close_sampler(fd, ring);
+}
+
+/*
+ * A period below the driver's minimum (10000 user events, 100000 for
+ * events that count in the kernel) is raised, and the samples report
+ * the period used: perf's totals (the sum of the periods) stay right.
+ */
+TEST_F(pmu, sampling_short_period_reports_the_period_used)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct ring_stats st;
+	long long count = -1;
+	void *ring;
+	int fd, i;
+
+	fd = open_sampler(self->type, 1000, 0, &ring);
+	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
+	ASSERT_TRUE(ring != MAP_FAILED);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(1000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	ring_scan(ring, page, &st);
+	EXPECT_EQ(st.throttled, 0);
+	EXPECT_EQ(st.period_min, 10000);
+	EXPECT_EQ(st.period_max, 10000);
+	EXPECT_EQ(st.samples, count / 10000) TH_LOG("%lld instructions", count);
+	EXPECT_LE(st.period_sum, count);
+	EXPECT_GT(st.period_sum + 10000, count);
+	close_sampler(fd, ring);
+
+	fd = open_sampler(self->type, 1000, 1, &ring);
+	ASSERT_GE(fd, 0);
+	ASSERT_TRUE(ring != MAP_FAILED);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 2000; i++)		/* long system calls */
+		close(open("/proc/self/stat", O_RDONLY));
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	ring_scan(ring, page, &st);
+	EXPECT_GE(st.samples, 10);
+	EXPECT_EQ(st.period_min, 100000);
+	EXPECT_EQ(st.period_max, 100000);
+	/*
+	 * The count also has the unfinished period, and may have one whose
+	 * overflow the disable took before its interrupt (no sample).
+	 */
+	EXPECT_LE(st.period_sum, count);
+	EXPECT_GT(st.period_sum + 2 * 100000, count)
+		TH_LOG("%ld samples, %ld lost, %ld throttled", st.samples,
+		       st.lost, st.throttled);
 	close_sampler(fd, ring);
 }
 
@@ -338,6 +402,40 @@ TEST_F(pmu, sampling_kernel_flag)
 	EXPECT_GE(st.samples, 20);
 	EXPECT_LE(st.user * 4, st.samples) TH_LOG("%ld of %ld samples", st.user, st.samples);
 	close_sampler(fd, ring);
+}
+
+/* Whether /proc/interrupts lists the PMU's overflow interrupts */
+static int pmu_has_interrupts(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[256];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, "leon3_pmu") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Sampling needs the overflow interrupt: without one (no line, or its
+ * request failed) a sampling event is refused with EOPNOTSUPP, while
+ * counting works (count_beyond_32_bits).
+ */
+TEST_F(pmu, sampling_needs_interrupt)
+{
+	void *ring = MAP_FAILED;
+	int fd = open_sampler(self->type, 100003, 0, &ring);
+
+	if (pmu_has_interrupts()) {
+		EXPECT_GE(fd, 0) TH_LOG("sampling with interrupts: %s", strerror(errno));
+	} else {
+		EXPECT_EQ(fd, -1);
+		EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("%s", strerror(errno));
+	}
+	if (fd >= 0)
+		close_sampler(fd, ring);
 }
 
 /*
