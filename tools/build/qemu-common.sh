@@ -10,11 +10,19 @@ stage_host_id() {
 		ninja-build python3 python3-venv
 }
 
-# qemu_build SERIES: SERIES is a patch series file, or empty for none.
+# qemu_build SERIES [keep]: SERIES is a patch series file, or empty for
+# none.  With "keep", the (patched) source stays in $OUT/src, for grep,
+# editors and debuggers; the build still sees it as ../src, so that
+# ccache shares the untouched files with the other QEMU stage.
 qemu_build() {
-	local series=$1
+	local series=$1 keep=${2:-}
 	step "unpacking QEMU $(lock_version qemu)"
-	unpack_orig qemu src
+	if [ "$keep" = keep ]; then
+		unpack_orig qemu "$OUT/src"
+		ln -s "$OUT/src" src
+	else
+		unpack_orig qemu src
+	fi
 	if [ -n "$series" ]; then
 		step "applying $(basename "$(dirname "$series")")/$(basename "$series")"
 		"$TOP/tools/build/apply-series" src "$series"
