@@ -70,7 +70,7 @@ check_series "kernel/patches" "$TOP/kernel/patches/series" "$linux/scripts/check
 	--strict --no-tree
 
 # The out-of-tree driver follows the kernel's style too.
-for f in "$TOP"/kernel/*.c; do
+for f in "$TOP"/kernel/*.[ch]; do
 	[ -f "$f" ] || continue
 	out=$("$linux/scripts/checkpatch.pl" --strict --no-tree -f "$f" 2>&1) &&
 		ok "kernel/$(basename "$f") passes checkpatch --strict" ||

@@ -5,7 +5,8 @@
  * Each CPU has its own PMU in ASI 0x02 (Documentation/pmu-registers.md):
  * a cycle counter and six event counters of 32 bits, an overflow
  * interrupt on an IRQMP extended line of the CPU's own, and the PID
- * extensions (PID register, per-counter PID filter, PID log).
+ * extensions (PID register, per-counter PID filter, and the PID log in
+ * leon3_pmu_pidlog.c).
  *
  * Counters are 32 bits wide; counts are 64.  With an interrupt line on
  * every CPU, every counter runs with its interrupt enabled: it stops at
@@ -20,61 +21,24 @@
 
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
-#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
-#include <linux/uaccess.h>
 
 #include <asm/cpu_type.h>
 #include <asm/irq_regs.h>
-#include <asm/leon.h>
 #include <asm/leon_amba.h>
 #include <asm/switch_to.h>
 
-/* Registers, ASI 0x02 */
-#define PMU_GCTRL		0xc0
-#define PMU_OVF			0xc4
-#define PMU_CNT(c)		(0xc8 + 8 * (c))	/* c = 0: CYCCNT */
-#define PMU_CTRL(c)		(0xcc + 8 * (c))
-#define PMU_FEATURES		0x100
-#define PMU_IRQLINE		0x104
-#define PMU_PID			0x108
-#define PMU_PIDLOG		0x10c
-#define PMU_PIDLOG_PID		0x110
-#define PMU_PIDLOG_CYC		0x114
-#define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
-
-#define GCTRL_EN		BIT(0)
-#define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
-#define GCTRL_IRQCLR		BIT(31)
-#define OVF_COUNTERS		0x7fU	/* bit c: counter c overflowed */
-#define OVF_IRQ			BIT(31)
-#define CTRL_EVENT		0xffU
-#define CTRL_EN			BIT(8)
-#define CTRL_CLR		BIT(9)
-#define CTRL_SU			BIT(10)
-#define CTRL_IRQEN		BIT(11)
-#define CTRL_NU			BIT(12)
-#define CTRL_PF			BIT(13)
-#define FEAT_PID		BIT(0)
-#define FEAT_PIDLOG		BIT(1)
-#define FEAT_NU			BIT(2)
-#define IRQLINE_LINE(v)		((v) & 0x1f)
-#define PIDLOG_EN		BIT(0)
-#define PIDLOG_CLR		BIT(1)
-#define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
-#define PIDLOG_OVF		BIT(31)
+#include "leon3_pmu.h"
 
 #define LEON3_PMU_COUNTERS	7	/* counter 0 counts cycles only */
 #define LEON3_PMU_COUNTER_BITS	32
@@ -101,19 +65,6 @@
 
 /* perf_event_attr.config1: the PID filter (0: none) */
 #define CONFIG1_PID		0xffffffffULL
-
-static u32 pmu_read(u32 addr)
-{
-	u32 v;
-
-	__asm__ __volatile__("lda [%1] 2, %0" : "=r" (v) : "r" (addr) : "memory");
-	return v;
-}
-
-static void pmu_write(u32 addr, u32 v)
-{
-	__asm__ __volatile__("sta %0, [%1] 2" : : "r" (v), "r" (addr) : "memory");
-}
 
 /*
  * The events the PMU counts, by sysfs name and id (GRLIB ids below
@@ -355,7 +306,7 @@ static void leon3_pmu_update(struct perf_event *event)
 
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = pmu_read(PMU_CNT(hwc->idx));
+		now = leon3_pmu_reg_read(PMU_CNT(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = (now - prev) & LEON3_PMU_MAX_PERIOD;
@@ -394,7 +345,7 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 		left = LEON3_PMU_MAX_PERIOD >> 1;
 
 	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
-	pmu_write(PMU_CNT(hwc->idx), (u32)-left);
+	leon3_pmu_reg_write(PMU_CNT(hwc->idx), (u32)-left);
 	perf_event_update_userpage(event);
 	return ended;
 }
@@ -411,14 +362,14 @@ static void leon3_pmu_start(struct perf_event *event, int flags)
 	 */
 	if (is_sampling_event(event) && local64_read(&hwc->period_left) <= 0) {
 		local64_set(&hwc->prev_count, LEON3_PMU_MAX_PERIOD);
-		pmu_write(PMU_CNT(hwc->idx), LEON3_PMU_MAX_PERIOD);
+		leon3_pmu_reg_write(PMU_CNT(hwc->idx), LEON3_PMU_MAX_PERIOD);
 		perf_event_update_userpage(event);
 	} else {
 		leon3_pmu_set_period(event);
 	}
 	if (hwc->config & CTRL_PF)
-		pmu_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
-	pmu_write(PMU_CTRL(hwc->idx), hwc->config);
+		leon3_pmu_reg_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
+	leon3_pmu_reg_write(PMU_CTRL(hwc->idx), hwc->config);
 }
 
 static void leon3_pmu_stop(struct perf_event *event, int flags)
@@ -428,15 +379,15 @@ static void leon3_pmu_stop(struct perf_event *event, int flags)
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
-	pmu_write(PMU_CTRL(hwc->idx), 0);
+	leon3_pmu_reg_write(PMU_CTRL(hwc->idx), 0);
 	leon3_pmu_update(event);
 	/*
 	 * An overflow the handler has not seen yet: the count has it, and
 	 * the handler must not take it for the counter's next user (a
 	 * sampling event's next start takes its sample).
 	 */
-	if (pmu_read(PMU_OVF) & ovf)
-		pmu_write(PMU_OVF, ovf);
+	if (leon3_pmu_reg_read(PMU_OVF) & ovf)
+		leon3_pmu_reg_write(PMU_OVF, ovf);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -505,12 +456,12 @@ static void leon3_pmu_read(struct perf_event *event)
 /* GCTRL.EN starts and stops all of this CPU's counters at once. */
 static void leon3_pmu_enable(struct pmu *pmu)
 {
-	pmu_write(PMU_GCTRL, GCTRL_EN);
+	leon3_pmu_reg_write(PMU_GCTRL, GCTRL_EN);
 }
 
 static void leon3_pmu_disable(struct pmu *pmu)
 {
-	pmu_write(PMU_GCTRL, 0);
+	leon3_pmu_reg_write(PMU_GCTRL, 0);
 }
 
 /*
@@ -538,7 +489,7 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	int idx;
 
 	/* Bit 31 alone: leon3_pmu_stop() took the counter's overflow. */
-	if (!(pmu_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS)))
+	if (!(leon3_pmu_reg_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS)))
 		return IRQ_NONE;
 	start = sched_clock();
 
@@ -549,9 +500,9 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	 * take the overflows so far; a released counter's few new events
 	 * are in its next read.
 	 */
-	pmu_write(PMU_GCTRL, (pmu_read(PMU_GCTRL) & GCTRL_EN) | GCTRL_IRQCLR);
-	ovf = pmu_read(PMU_OVF) & OVF_COUNTERS;
-	pmu_write(PMU_OVF, ovf);
+	leon3_pmu_reg_write(PMU_GCTRL, (leon3_pmu_reg_read(PMU_GCTRL) & GCTRL_EN) | GCTRL_IRQCLR);
+	ovf = leon3_pmu_reg_read(PMU_OVF) & OVF_COUNTERS;
+	leon3_pmu_reg_write(PMU_OVF, ovf);
 
 	for_each_set_bit(idx, &ovf, LEON3_PMU_COUNTERS) {
 		struct perf_event *event = hw->events[idx];
@@ -684,176 +635,30 @@ static struct pmu leon3_pmu = {
 	.read		= leon3_pmu_read,
 };
 
-/*
- * The PID log.  At each PID write a CPU's PMU logs the PID that ran and
- * its cycles in a FIFO of 64 records.  The driver drains the FIFOs into
- * one buffer, read as text from /dev/leon3_pidlog, a "cpu pid cycles"
- * line per record; writing 1 or 0 there starts or stops the logging.
- */
-struct leon3_pidlog_rec {
-	u32 cpu;
-	u32 pid;
-	u32 cycles;
-};
-
-#define PIDLOG_RECORDS		4096
-#define PIDLOG_DRAIN_AT		32	/* records in the FIFO */
-
-static struct leon3_pidlog_rec leon3_pidlog[PIDLOG_RECORDS];
-static unsigned int leon3_pidlog_head, leon3_pidlog_tail;
-static unsigned long leon3_pidlog_lost;
-static bool leon3_pidlog_on;
-static DEFINE_RAW_SPINLOCK(leon3_pidlog_lock);
-static DEFINE_MUTEX(leon3_pidlog_mutex);
-
-/* Move this CPU's logged records to the buffer (IRQs off) */
-static void leon3_pidlog_drain(void *unused)
-{
-	u32 status = pmu_read(PMU_PIDLOG);
-	u32 n = PIDLOG_COUNT(status);
-	struct leon3_pidlog_rec rec;
-
-	rec.cpu = smp_processor_id();
-	raw_spin_lock(&leon3_pidlog_lock);
-	while (n--) {
-		rec.pid = pmu_read(PMU_PIDLOG_PID);
-		rec.cycles = pmu_read(PMU_PIDLOG_CYC);	/* pops the record */
-		if (leon3_pidlog_tail - leon3_pidlog_head < PIDLOG_RECORDS)
-			leon3_pidlog[leon3_pidlog_tail++ % PIDLOG_RECORDS] = rec;
-		else
-			leon3_pidlog_lost++;
-	}
-	if (status & PIDLOG_OVF) {
-		/* The FIFO filled up: say so, and clear the flag. */
-		leon3_pidlog_lost++;
-		pmu_write(PMU_PIDLOG, PIDLOG_CLR | (status & PIDLOG_EN));
-	}
-	raw_spin_unlock(&leon3_pidlog_lock);
-}
-
-static void leon3_pidlog_start_cpu(void *unused)
-{
-	pmu_write(PMU_PIDLOG, PIDLOG_CLR | PIDLOG_EN);
-}
-
-static void leon3_pidlog_stop_cpu(void *unused)
-{
-	leon3_pidlog_drain(NULL);
-	pmu_write(PMU_PIDLOG, 0);
-}
-
+/* Counters off and cleared, global enable on: each counter's EN decides */
 /* The context-switch hook: the PMU's PID register follows the CPU. */
 static void leon3_pmu_switch(struct task_struct *next)
 {
-	pmu_write(PMU_PID, task_pid_nr(next));
-	if (READ_ONCE(leon3_pidlog_on) &&
-	    PIDLOG_COUNT(pmu_read(PMU_PIDLOG)) >= PIDLOG_DRAIN_AT)
-		leon3_pidlog_drain(NULL);
+	leon3_pmu_reg_write(PMU_PID, task_pid_nr(next));
+	if (leon3_pmu_features & FEAT_PIDLOG)
+		leon3_pmu_pidlog_switch();
 }
 
-static ssize_t leon3_pidlog_read(struct file *file, char __user *buf,
-				 size_t len, loff_t *ppos)
-{
-	struct leon3_pidlog_rec rec;
-	unsigned long lost;
-	bool fault = false;
-	size_t done = 0;
-	char line[40];
-	int n;
-
-	mutex_lock(&leon3_pidlog_mutex);
-	on_each_cpu(leon3_pidlog_drain, NULL, 1);
-	for (;;) {
-		raw_spin_lock_irq(&leon3_pidlog_lock);
-		lost = leon3_pidlog_lost;
-		rec = leon3_pidlog[leon3_pidlog_head % PIDLOG_RECORDS];
-		if (!lost && leon3_pidlog_head == leon3_pidlog_tail) {
-			raw_spin_unlock_irq(&leon3_pidlog_lock);
-			break;
-		}
-		raw_spin_unlock_irq(&leon3_pidlog_lock);
-
-		if (lost)
-			n = scnprintf(line, sizeof(line), "# lost %lu\n", lost);
-		else
-			n = scnprintf(line, sizeof(line), "%u %u %u\n",
-				      rec.cpu, rec.pid, rec.cycles);
-		if (done + n > len)
-			break;
-		if (copy_to_user(buf + done, line, n)) {
-			fault = true;
-			break;
-		}
-		done += n;
-
-		raw_spin_lock_irq(&leon3_pidlog_lock);
-		if (lost)
-			leon3_pidlog_lost -= lost;
-		else
-			leon3_pidlog_head++;
-		raw_spin_unlock_irq(&leon3_pidlog_lock);
-	}
-	mutex_unlock(&leon3_pidlog_mutex);
-	return fault && !done ? -EFAULT : done;
-}
-
-static ssize_t leon3_pidlog_write(struct file *file, const char __user *buf,
-				  size_t len, loff_t *ppos)
-{
-	bool on;
-	int ret;
-
-	ret = kstrtobool_from_user(buf, len, &on);
-	if (ret)
-		return ret;
-
-	mutex_lock(&leon3_pidlog_mutex);
-	if (on) {
-		raw_spin_lock_irq(&leon3_pidlog_lock);
-		leon3_pidlog_head = 0;
-		leon3_pidlog_tail = 0;
-		leon3_pidlog_lost = 0;
-		raw_spin_unlock_irq(&leon3_pidlog_lock);
-		WRITE_ONCE(leon3_pidlog_on, true);
-		on_each_cpu(leon3_pidlog_start_cpu, NULL, 1);
-	} else {
-		on_each_cpu(leon3_pidlog_stop_cpu, NULL, 1);
-		WRITE_ONCE(leon3_pidlog_on, false);
-	}
-	mutex_unlock(&leon3_pidlog_mutex);
-	return len;
-}
-
-static const struct file_operations leon3_pidlog_fops = {
-	.owner	= THIS_MODULE,
-	.read	= leon3_pidlog_read,
-	.write	= leon3_pidlog_write,
-	.llseek	= noop_llseek,
-};
-
-static struct miscdevice leon3_pidlog_dev = {
-	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= "leon3_pidlog",
-	.fops	= &leon3_pidlog_fops,
-	.mode	= 0600,
-};
-
-/* Counters off and cleared, global enable on: each counter's EN decides */
 static void leon3_pmu_reset_cpu(void *info)
 {
 	int c;
 
 	for (c = 0; c < LEON3_PMU_COUNTERS; c++)
-		pmu_write(PMU_CTRL(c), CTRL_CLR);
-	pmu_write(PMU_OVF, OVF_COUNTERS);
-	pmu_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
+		leon3_pmu_reg_write(PMU_CTRL(c), CTRL_CLR);
+	leon3_pmu_reg_write(PMU_OVF, OVF_COUNTERS);
+	leon3_pmu_reg_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
 	if (leon3_pmu_features & FEAT_PIDLOG)
-		pmu_write(PMU_PIDLOG, PIDLOG_CLR);
+		leon3_pmu_reg_write(PMU_PIDLOG, PIDLOG_CLR);
 }
 
 static void leon3_pmu_read_irqline(void *line)
 {
-	*(u32 *)line = IRQLINE_LINE(pmu_read(PMU_IRQLINE));
+	*(u32 *)line = IRQLINE_LINE(leon3_pmu_reg_read(PMU_IRQLINE));
 }
 
 static void leon3_pmu_free_irqs(void)
@@ -916,12 +721,12 @@ static int __init leon3_pmu_init(void)
 
 	if (sparc_cpu_model != sparc_leon)
 		return -ENODEV;
-	gctrl = pmu_read(PMU_GCTRL);
+	gctrl = leon3_pmu_reg_read(PMU_GCTRL);
 	if (GCTRL_NCNT(gctrl) != LEON3_PMU_COUNTERS - 1) {
 		pr_info("no LEON3 PMU (GCTRL 0x%08x)\n", gctrl);
 		return -ENODEV;
 	}
-	leon3_pmu_features = pmu_read(PMU_FEATURES);
+	leon3_pmu_features = leon3_pmu_reg_read(PMU_FEATURES);
 	leon3_pmu_init_event_attrs();
 	on_each_cpu(leon3_pmu_reset_cpu, (void *)1, 1);
 	for_each_possible_cpu(cpu) {
@@ -938,13 +743,13 @@ static int __init leon3_pmu_init(void)
 			goto fail_irqs;
 	}
 	if (leon3_pmu_features & FEAT_PIDLOG) {
-		ret = misc_register(&leon3_pidlog_dev);
+		ret = leon3_pmu_pidlog_init();
 		if (ret)
 			goto fail_hook;
 	}
 	ret = perf_pmu_register(&leon3_pmu, "leon3_pmu", PERF_TYPE_RAW);
 	if (ret)
-		goto fail_misc;
+		goto fail_pidlog;
 
 	if (leon3_pmu_irqen)
 		pr_info("%d event counters and a cycle counter per CPU, overflow interrupts\n",
@@ -954,9 +759,9 @@ static int __init leon3_pmu_init(void)
 			GCTRL_NCNT(gctrl), LEON3_PMU_POLL_MS);
 	return 0;
 
-fail_misc:
+fail_pidlog:
 	if (leon3_pmu_features & FEAT_PIDLOG)
-		misc_deregister(&leon3_pidlog_dev);
+		leon3_pmu_pidlog_exit();
 fail_hook:
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
@@ -970,7 +775,7 @@ static void __exit leon3_pmu_exit(void)
 {
 	perf_pmu_unregister(&leon3_pmu);
 	if (leon3_pmu_features & FEAT_PIDLOG)
-		misc_deregister(&leon3_pidlog_dev);
+		leon3_pmu_pidlog_exit();
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The LEON3 PMU's registers (Documentation/pmu-registers.md) and what the
+ * two parts of the leon3_pmu module share: the perf PMU (leon3_pmu_core.c)
+ * and the PID log (leon3_pmu_pidlog.c).
+ */
+#ifndef LEON3_PMU_H
+#define LEON3_PMU_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+#include <asm/leon.h>
+
+/* Registers, in each CPU's ASI_LEON3_SYSCTRL (0x02) */
+#define PMU_GCTRL		0xc0
+#define PMU_OVF			0xc4
+#define PMU_CNT(c)		(0xc8 + 8 * (c))	/* c = 0: CYCCNT */
+#define PMU_CTRL(c)		(0xcc + 8 * (c))
+#define PMU_FEATURES		0x100
+#define PMU_IRQLINE		0x104
+#define PMU_PID			0x108
+#define PMU_PIDLOG		0x10c
+#define PMU_PIDLOG_PID		0x110
+#define PMU_PIDLOG_CYC		0x114
+#define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
+
+#define GCTRL_EN		BIT(0)
+#define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
+#define GCTRL_IRQCLR		BIT(31)
+#define OVF_COUNTERS		0x7fU	/* bit c: counter c overflowed */
+#define OVF_IRQ			BIT(31)
+#define CTRL_EVENT		0xffU
+#define CTRL_EN			BIT(8)
+#define CTRL_CLR		BIT(9)
+#define CTRL_SU			BIT(10)
+#define CTRL_IRQEN		BIT(11)
+#define CTRL_NU			BIT(12)
+#define CTRL_PF			BIT(13)
+#define FEAT_PID		BIT(0)
+#define FEAT_PIDLOG		BIT(1)
+#define FEAT_NU			BIT(2)
+#define IRQLINE_LINE(v)		((v) & 0x1f)
+#define PIDLOG_EN		BIT(0)
+#define PIDLOG_CLR		BIT(1)
+#define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
+#define PIDLOG_OVF		BIT(31)
+
+static inline u32 leon3_pmu_reg_read(u32 addr)
+{
+	u32 v;
+
+	__asm__ __volatile__("lda [%1] %2, %0" : "=r" (v)
+			     : "r" (addr), "i" (ASI_LEON3_SYSCTRL) : "memory");
+	return v;
+}
+
+static inline void leon3_pmu_reg_write(u32 addr, u32 v)
+{
+	__asm__ __volatile__("sta %0, [%1] %2" : : "r" (v), "r" (addr),
+			     "i" (ASI_LEON3_SYSCTRL) : "memory");
+}
+
+struct task_struct;
+
+/* The PID log: /dev/leon3_pidlog (leon3_pmu_pidlog.c) */
+int leon3_pmu_pidlog_init(void);
+void leon3_pmu_pidlog_exit(void);
+void leon3_pmu_pidlog_switch(void);
+
+#endif /* LEON3_PMU_H */
