@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The LEON3 PMU's registers in ASI 0x02 (pmu-spec.md section 2). */
+/*
+ * The LEON3 PMU's registers in ASI 0x02 (Documentation/pmu-registers.md;
+ * tests/host/register-map.t holds these to it).
+ */
 #ifndef PMU_H
 #define PMU_H
 
@@ -13,8 +16,8 @@
 #define PMU_CYCCTRL	0xcc
 #define PMU_EVCNT(i)	(0xd0 + 8 * (i))
 #define PMU_EVCTRL(i)	(0xd4 + 8 * (i))
-#define PMU_FIRST	0xc0
-#define PMU_LAST	0xfc
+#define PMU_CORE_FIRST	0xc0		/* the core registers: GCTRL .. EVCTRL[5] */
+#define PMU_CORE_LAST	0xfc
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)

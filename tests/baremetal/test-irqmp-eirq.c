@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IRQMP extended interrupts (pmu-spec.md section 3, GRLIB IRQMP): the
+ * IRQMP extended interrupts (Documentation/pmu-registers.md, "Interrupt delivery"; GRLIB IRQMP): the
  * registers only.  Extended interrupts cannot be forced (the force
  * registers cover levels 15:1), so their delivery is tested with the
  * PMU's overflow interrupt, which raises one.

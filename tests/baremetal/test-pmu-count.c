@@ -35,7 +35,7 @@
 /*
  * Leaf routines: the store enables a counter, the load reads one; in
  * between, exactly the instructions listed.  The store and the load are
- * not counted (pmu-spec.md section 2).
+ * not counted (Documentation/pmu-registers.md).
  *
  * u32 loop3(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, u32 n):
  *   1 + 3n instructions (mov; n x subcc, bne, nop); n branches, n - 1

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PMU's registers bit for bit, as pmu-spec.md sections 1 and 2 define
+ * The PMU's registers bit for bit, as Documentation/pmu-registers.md defines
  * them: reset values, writable and reserved bits, the clear actions,
  * OVF's write-1-to-clear, sizes other than 32 bits, EVENT_ID, one PMU per
  * CPU; and the ASI 0x02 cache configuration registers next to them.
@@ -19,7 +19,7 @@
 #define EVCTRL_RW	(CTRL_RW | CTRL_EVENT)
 #define EV_INSNS	0x11
 #define EV_NONE		0xff	/* no event has this id (section 4) */
-#define NREGS		((PMU_LAST - PMU_FIRST) / 4 + 1)
+#define NREGS		((PMU_CORE_LAST - PMU_CORE_FIRST) / 4 + 1)
 #define LOOPS		2000	/* enough instructions to wrap from 0xffffff00 */
 
 static const char *const reg_names[NREGS] = {
@@ -30,7 +30,7 @@ static const char *const reg_names[NREGS] = {
 
 static const char *reg_name(u32 addr)
 {
-	return reg_names[(addr - PMU_FIRST) / 4];
+	return reg_names[(addr - PMU_CORE_FIRST) / 4];
 }
 
 /* Counter n: 0 is the cycle counter, 1 + i event counter i. */
@@ -131,7 +131,7 @@ static void test_reset(void)
 {
 	u32 a;
 
-	for (a = PMU_FIRST; a <= PMU_LAST; a += 4)
+	for (a = PMU_CORE_FIRST; a <= PMU_CORE_LAST; a += 4)
 		is_u32(rd(a), a == PMU_GCTRL ? GCTRL_RESET : 0, "%s reset value", reg_name(a));
 }
 
@@ -274,7 +274,7 @@ static void test_narrow_accesses(void)
 		want[5 + 2 * n] = CTRL_SU | (0x80 + n);
 	}
 
-	for (a = PMU_FIRST; a <= PMU_LAST; a += 4) {
+	for (a = PMU_CORE_FIRST; a <= PMU_CORE_LAST; a += 4) {
 		for (off = 0; off < 4; off++) {
 			got = lduba_asi2(a + off);
 			if (got && !nonzero++) {
@@ -296,14 +296,14 @@ static void test_narrow_accesses(void)
 	else
 		ok(1, "byte/halfword loads from 0xC0-0xFF read 0");
 
-	for (a = PMU_FIRST; a <= PMU_LAST; a += 4) {
+	for (a = PMU_CORE_FIRST; a <= PMU_CORE_LAST; a += 4) {
 		for (off = 0; off < 4; off++)
 			stba_asi2(a + off, 0xff);
 		for (off = 0; off < 4; off += 2)
 			stha_asi2(a + off, 0xffff);
 	}
-	for (a = PMU_FIRST; a <= PMU_LAST; a += 4)
-		is_u32(rd(a), want[(a - PMU_FIRST) / 4],
+	for (a = PMU_CORE_FIRST; a <= PMU_CORE_LAST; a += 4)
+		is_u32(rd(a), want[(a - PMU_CORE_FIRST) / 4],
 		       "%s unchanged by byte/halfword stores", reg_name(a));
 	pmu_quiesce();
 }

@@ -814,7 +814,7 @@ TEST_F(pmu, sysfs_events_open)
 		n++;
 	}
 	closedir(dp);
-	EXPECT_EQ(n, 25);			/* every event of the spec */
+	EXPECT_EQ(n, 25);			/* Documentation/pmu-registers.md */
 }
 
 /* perf holds the module while an event exists: rmmod must fail. */
