@@ -293,25 +293,62 @@ static void close_sampler(int fd, void *ring)
 	close(fd);
 }
 
+/* The work the sampling tests sample */
+static void spin_work(void)
+{
+	spin(1000000);
+}
+
+static void syscall_work(void)		/* long system calls */
+{
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		close(open("/proc/self/stat", O_RDONLY));
+}
+
+static void syscall_then_spin_work(void)	/* user work: not counted */
+{
+	syscall_work();
+	spin(1000000);
+}
+
+/*
+ * Sample the instructions of one mode every @period while @work runs:
+ * the ring's samples in *@st, the event's count in *@count.  0, or -1
+ * with errno set.
+ */
+static int sample_work(int type, __u64 period, int kernel, void (*work)(void),
+		       struct ring_stats *st, long long *count)
+{
+	void *ring;
+	int fd = open_sampler(type, period, kernel, &ring), ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (ring == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, count, sizeof(*count)) == sizeof(*count)) {
+		ring_scan(ring, sysconf(_SC_PAGESIZE), st);
+		ret = 0;
+	}
+	close_sampler(fd, ring);
+	return ret;
+}
+
 /* Samples every @period user instructions of spin(): count / period */
 TEST_F(pmu, sampling_samples_per_period)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring_stats st;
 	long long count = -1;
-	void *ring;
-	int fd;
 
-	fd = open_sampler(self->type, 10007, 0, &ring);
-	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
-	ASSERT_TRUE(ring != MAP_FAILED);
-
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(1000000);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, page, &st);
-
+	ASSERT_EQ(sample_work(self->type, 10007, 0, spin_work, &st, &count), 0)
+		TH_LOG("sampling event: %s", strerror(errno));
 	EXPECT_EQ(st.lost, 0);
 	EXPECT_EQ(st.throttled, 0);
 	EXPECT_EQ(st.samples, count / 10007)
@@ -321,7 +358,6 @@ TEST_F(pmu, sampling_samples_per_period)
 	EXPECT_EQ(st.user, st.samples) TH_LOG("samples not flagged user");
 	EXPECT_EQ(st.period_min, 10007);
 	EXPECT_EQ(st.period_max, 10007);
-	close_sampler(fd, ring);
 }
 
 /*
@@ -331,37 +367,20 @@ TEST_F(pmu, sampling_samples_per_period)
  */
 TEST_F(pmu, sampling_short_period_reports_the_period_used)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring_stats st;
 	long long count = -1;
-	void *ring;
-	int fd, i;
 
-	fd = open_sampler(self->type, 1000, 0, &ring);
-	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
-	ASSERT_TRUE(ring != MAP_FAILED);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(1000000);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, page, &st);
+	ASSERT_EQ(sample_work(self->type, 1000, 0, spin_work, &st, &count), 0)
+		TH_LOG("sampling event: %s", strerror(errno));
 	EXPECT_EQ(st.throttled, 0);
 	EXPECT_EQ(st.period_min, 10000);
 	EXPECT_EQ(st.period_max, 10000);
 	EXPECT_EQ(st.samples, count / 10000) TH_LOG("%lld instructions", count);
 	EXPECT_LE(st.period_sum, count);
 	EXPECT_GT(st.period_sum + 10000, count);
-	close_sampler(fd, ring);
 
-	fd = open_sampler(self->type, 1000, 1, &ring);
-	ASSERT_GE(fd, 0);
-	ASSERT_TRUE(ring != MAP_FAILED);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (i = 0; i < 2000; i++)		/* long system calls */
-		close(open("/proc/self/stat", O_RDONLY));
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, page, &st);
+	ASSERT_EQ(sample_work(self->type, 1000, 1, syscall_work, &st, &count), 0)
+		TH_LOG("sampling event: %s", strerror(errno));
 	EXPECT_GE(st.samples, 10);
 	EXPECT_EQ(st.period_min, 100000);
 	EXPECT_EQ(st.period_max, 100000);
@@ -373,7 +392,6 @@ TEST_F(pmu, sampling_short_period_reports_the_period_used)
 	EXPECT_GT(st.period_sum + 2 * 100000, count)
 		TH_LOG("%ld samples, %ld lost, %ld throttled", st.samples,
 		       st.lost, st.throttled);
-	close_sampler(fd, ring);
 }
 
 /*
@@ -385,23 +403,14 @@ TEST_F(pmu, sampling_short_period_reports_the_period_used)
  */
 TEST_F(pmu, sampling_kernel_flag)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring_stats st;
-	void *ring;
-	int fd, i;
+	long long count = -1;
 
-	fd = open_sampler(self->type, 100003, 1, &ring);
-	ASSERT_GE(fd, 0);
-	ASSERT_TRUE(ring != MAP_FAILED);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (i = 0; i < 2000; i++)		/* long system calls */
-		close(open("/proc/self/stat", O_RDONLY));
-	spin(1000000);				/* user work: not counted */
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ring_scan(ring, page, &st);
+	ASSERT_EQ(sample_work(self->type, 100003, 1, syscall_then_spin_work,
+			      &st, &count), 0)
+		TH_LOG("sampling event: %s", strerror(errno));
 	EXPECT_GE(st.samples, 20);
 	EXPECT_LE(st.user * 4, st.samples) TH_LOG("%ld of %ld samples", st.user, st.samples);
-	close_sampler(fd, ring);
 }
 
 /* Whether /proc/interrupts lists the PMU's overflow interrupts */
