@@ -61,8 +61,6 @@ static inline void leon3_pmu_reg_write(u32 addr, u32 v)
 			     "i" (ASI_LEON3_SYSCTRL) : "memory");
 }
 
-struct task_struct;
-
 /* The PID log: /dev/leon3_pidlog (leon3_pmu_pidlog.c) */
 int leon3_pmu_pidlog_init(void);
 void leon3_pmu_pidlog_exit(void);

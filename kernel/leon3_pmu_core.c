@@ -314,6 +314,16 @@ static void leon3_pmu_update(struct perf_event *event)
 	local64_sub(delta, &hwc->period_left);
 }
 
+/* Start the counter @left events before its overflow. */
+static void leon3_pmu_program(struct perf_event *event, s64 left)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
+	leon3_pmu_reg_write(PMU_CNT(hwc->idx), (u32)-left);
+	perf_event_update_userpage(event);
+}
+
 /*
  * Start the counter at -(events left in the period).  Returns whether
  * a period ended: the overflow is then a sample (for sampling events).
@@ -344,9 +354,7 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 	if (left > (s64)(LEON3_PMU_MAX_PERIOD >> 1))
 		left = LEON3_PMU_MAX_PERIOD >> 1;
 
-	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
-	leon3_pmu_reg_write(PMU_CNT(hwc->idx), (u32)-left);
-	perf_event_update_userpage(event);
+	leon3_pmu_program(event, left);
 	return ended;
 }
 
@@ -360,13 +368,10 @@ static void leon3_pmu_start(struct perf_event *event, int flags)
 	 * still pending at a context switch or a disable) has had no
 	 * sample: overflow at the next event, so that the handler takes it.
 	 */
-	if (is_sampling_event(event) && local64_read(&hwc->period_left) <= 0) {
-		local64_set(&hwc->prev_count, LEON3_PMU_MAX_PERIOD);
-		leon3_pmu_reg_write(PMU_CNT(hwc->idx), LEON3_PMU_MAX_PERIOD);
-		perf_event_update_userpage(event);
-	} else {
+	if (is_sampling_event(event) && local64_read(&hwc->period_left) <= 0)
+		leon3_pmu_program(event, 1);
+	else
 		leon3_pmu_set_period(event);
-	}
 	if (hwc->config & CTRL_PF)
 		leon3_pmu_reg_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
 	leon3_pmu_reg_write(PMU_CTRL(hwc->idx), hwc->config);
