@@ -10,8 +10,9 @@ here, so that none can drift:
   build/qemu-src/.../pmu.h      the QEMU model's (the patched source the
                                 qemu stage keeps)
 
-Each macro is evaluated (BIT(), shifts, other macros, function-like
-macros at 0, 1 and 2) and compared with the document's value.
+Each fact is written once (facts(), with each copy's name for it); each
+macro is evaluated (BIT(), shifts, other macros, function-like macros at
+a first and a last index) and compared with the document's value.
 """
 
 import os
@@ -131,16 +132,75 @@ def compare(copy, macros, facts):
               f"got {got:#x}")
 
 
-def counter_facts(d, cnt, ctrl):
-    """A driver-style pair of CNT(c)/CTRL(c) macros: c = 0 the cycle counter."""
-    return [(cnt, [0], d.reg("CYCCNT")), (ctrl, [0], d.reg("CYCCTRL")),
-            (cnt, [1], d.reg("EVCNT", 0)), (ctrl, [1], d.reg("EVCTRL", 0)),
-            (cnt, [6], d.reg("EVCNT", 5)), (ctrl, [6], d.reg("EVCTRL", 5))]
+def facts(d, ncnt, window_end):
+    """Each fact of the document once, with its name in each copy:
+    (value, driver, bare-metal tests, QEMU); None where a copy has none.
+    A name with an argument is a function-like macro at that argument."""
+    reg, bit, shift = d.reg, d.bit, d.shift
+    rows = [
+        (reg("GCTRL"), "PMU_GCTRL", "PMU_GCTRL", "LEON3_PMU_GCTRL"),
+        (reg("OVF"), "PMU_OVF", "PMU_OVF", "LEON3_PMU_OVF"),
+        # the driver numbers counters c = 0 (cycles), 1 + i (event counter i)
+        (reg("CYCCNT"), "PMU_CNT(0)", "PMU_CYCCNT", "LEON3_PMU_CYCCNT"),
+        (reg("CYCCTRL"), "PMU_CTRL(0)", "PMU_CYCCTRL", "LEON3_PMU_CYCCTRL"),
+        (reg("EVCNT", 0), "PMU_CNT(1)", "PMU_EVCNT(0)", "LEON3_PMU_EVCNT(0)"),
+        (reg("EVCTRL", 0), "PMU_CTRL(1)", "PMU_EVCTRL(0)", "LEON3_PMU_EVCTRL(0)"),
+        (reg("EVCNT", 5), "PMU_CNT(6)", "PMU_EVCNT(5)", "LEON3_PMU_EVCNT(5)"),
+        (reg("EVCTRL", 5), "PMU_CTRL(6)", "PMU_EVCTRL(5)", "LEON3_PMU_EVCTRL(5)"),
+        (reg("GCTRL"), None, "PMU_CORE_FIRST", "LEON3_PMU_FIRST"),
+        (reg("EVCTRL", ncnt - 1), None, "PMU_CORE_LAST", None),
+        (window_end - 3, None, None, "LEON3_PMU_LAST"),
+        (ncnt, None, "PMU_NEV", "LEON3_PMU_NCNT"),
+        (ncnt + 1, "LEON3_PMU_COUNTERS", None, "LEON3_PMU_NR_COUNTERS"),
+        (bit("GCTRL", "EN"), "GCTRL_EN", "GCTRL_EN", "LEON3_PMU_GCTRL_EN"),
+        (bit("GCTRL", "RST"), None, "GCTRL_RST", "LEON3_PMU_GCTRL_RST"),
+        (bit("GCTRL", "CRST"), None, "GCTRL_CRST", "LEON3_PMU_GCTRL_CRST"),
+        (shift("GCTRL", "NCNT"), None, "GCTRL_NCNT_SHIFT", "LEON3_PMU_GCTRL_NCNT_SHIFT"),
+        (bit("GCTRL", "NCNT"), None, "GCTRL_NCNT", None),
+        (bit("GCTRL", "NCNT") >> shift("GCTRL", "NCNT"), "GCTRL_NCNT(0xffffffff)", None, None),
+        (bit("GCTRL", "IRQCLR"), "GCTRL_IRQCLR", "GCTRL_IRQCLR", "LEON3_PMU_GCTRL_IRQCLR"),
+        (bit("OVF", "cycle counter"), None, "OVF_CYC", None),
+        (bit("OVF", "cycle counter") << 1, None, "OVF_EV(0)", None),
+        (bit("OVF", "interrupt pending"), "OVF_IRQ", "OVF_IRQ", "LEON3_PMU_OVF_IRQ"),
+        ((1 << (ncnt + 1)) - 1, "OVF_COUNTERS", None, "LEON3_PMU_OVF_COUNTERS"),
+        (bit("EVCTRL", "event id"), "CTRL_EVENT", "CTRL_EVENT", "LEON3_PMU_CTRL_EVENT"),
+    ]
+    for reg_ in ("EVCTRL", "CYCCTRL"):
+        for b in ("EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"):
+            rows.append((bit(reg_, b), None if b == "AF" else "CTRL_" + b, "CTRL_" + b,
+                         "LEON3_PMU_CTRL_" + b))
+    for r in ("FEATURES", "IRQLINE", "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC"):
+        rows.append((reg(r), "PMU_" + r, None, "LEON3_PMU_" + r))
+    for c in (0, 6):
+        rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
+        rows.append((reg("RANGE_LO", c), None, None, f"LEON3_PMU_RANGE_LO({c})"))
+        rows.append((reg("RANGE_HI", c), None, None, f"LEON3_PMU_RANGE_HI({c})"))
+    for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
+                        ("AF", "address ranges")):
+        rows.append((bit("FEATURES", label), None if name == "AF" else "FEAT_" + name, None,
+                     "LEON3_PMU_FEAT_" + name))
+    rows += [
+        (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
+        (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
+        (bit("PIDLOG", "EN"), "PIDLOG_EN", None, "LEON3_PMU_PIDLOG_EN"),
+        (bit("PIDLOG", "CLR"), "PIDLOG_CLR", None, "LEON3_PMU_PIDLOG_CLR"),
+        (bit("PIDLOG", "OVF"), "PIDLOG_OVF", None, "LEON3_PMU_PIDLOG_OVF"),
+        (bit("PIDLOG", "records") >> shift("PIDLOG", "records"),
+         "PIDLOG_COUNT(0xffffffff)", None, None),
+        (shift("PIDLOG", "records"), None, None, "LEON3_PMU_PIDLOG_COUNT_SHIFT"),
+        (d.number(r"a (\d+)-record FIFO"), None, None, "LEON3_PMU_PIDLOG_DEPTH"),
+    ]
+    return rows
 
 
-def ctrl_facts(d, prefix, bits):
-    return [(prefix + b, [], d.bit("EVCTRL", b)) for b in bits] + \
-           [(prefix + b, [], d.bit("CYCCTRL", b)) for b in bits]
+def copy_facts(rows, column):
+    """The (macro, args, want) of one copy (column 1, 2 or 3 of facts())."""
+    out = []
+    for row in rows:
+        m = row[column] and re.fullmatch(r"(\w+)(?:\((\w+)\))?", row[column])
+        if m:
+            out.append((m.group(1), [int(m.group(2), 0)] if m.group(2) else [], row[0]))
+    return out
 
 
 def main():
@@ -152,34 +212,10 @@ def main():
            "RANGE_HI"} <= set(d.regs), str(sorted(d.regs)))
     window_end = d.number(r"Reserved addresses\s+in 0xC0–(0x[0-9A-F]+)")
 
+    rows = facts(d, ncnt, window_end)
+
     # The driver.
-    k = Macros(DRIVER_H, DRIVER)
-    compare("kernel/leon3_pmu.[ch]", k, [
-        ("PMU_GCTRL", [], d.reg("GCTRL")), ("PMU_OVF", [], d.reg("OVF")),
-        *counter_facts(d, "PMU_CNT", "PMU_CTRL"),
-        ("PMU_FEATURES", [], d.reg("FEATURES")), ("PMU_IRQLINE", [], d.reg("IRQLINE")),
-        ("PMU_PID", [], d.reg("PID")), ("PMU_PIDLOG", [], d.reg("PIDLOG")),
-        ("PMU_PIDLOG_PID", [], d.reg("PIDLOG_PID")),
-        ("PMU_PIDLOG_CYC", [], d.reg("PIDLOG_CYC")),
-        ("PMU_PIDMATCH", [0], d.reg("PIDMATCH", 0)),
-        ("PMU_PIDMATCH", [6], d.reg("PIDMATCH", 6)),
-        ("GCTRL_EN", [], d.bit("GCTRL", "EN")),
-        ("GCTRL_IRQCLR", [], d.bit("GCTRL", "IRQCLR")),
-        ("GCTRL_NCNT", [0xffffffff], 0x1f),
-        ("OVF_IRQ", [], d.bit("OVF", "interrupt pending")),
-        ("OVF_COUNTERS", [], (1 << (ncnt + 1)) - 1),
-        ("CTRL_EVENT", [], d.bit("EVCTRL", "event id")),
-        *ctrl_facts(d, "CTRL_", ["EN", "CLR", "SU", "IRQEN", "NU", "PF"]),
-        ("FEAT_PID", [], d.bit("FEATURES", "PID register")),
-        ("FEAT_PIDLOG", [], d.bit("FEATURES", "PID log")),
-        ("FEAT_NU", [], d.bit("FEATURES", "CTRL.NU")),
-        ("IRQLINE_LINE", [0xffffffff], d.bit("IRQLINE", "the IRQMP")),
-        ("PIDLOG_EN", [], d.bit("PIDLOG", "EN")),
-        ("PIDLOG_CLR", [], d.bit("PIDLOG", "CLR")),
-        ("PIDLOG_COUNT", [0xffffffff], d.bit("PIDLOG", "records") >> d.shift("PIDLOG", "records")),
-        ("PIDLOG_OVF", [], d.bit("PIDLOG", "OVF")),
-        ("LEON3_PMU_COUNTERS", [], ncnt + 1),
-    ])
+    compare("kernel/leon3_pmu.[ch]", Macros(DRIVER_H, DRIVER), copy_facts(rows, 1))
 
     # The driver's events: the same ids and names as the document's table.
     text = open(DRIVER).read()
@@ -193,75 +229,13 @@ def main():
           used and used <= set(d.events), f"unknown: {sorted(used - set(d.events))}")
 
     # The bare-metal tests.
-    b = Macros(BAREMETAL)
-    compare("tests/baremetal/pmu.h", b, [
-        ("PMU_NEV", [], ncnt),
-        ("PMU_GCTRL", [], d.reg("GCTRL")), ("PMU_OVF", [], d.reg("OVF")),
-        ("PMU_CYCCNT", [], d.reg("CYCCNT")), ("PMU_CYCCTRL", [], d.reg("CYCCTRL")),
-        ("PMU_EVCNT", [0], d.reg("EVCNT", 0)), ("PMU_EVCNT", [5], d.reg("EVCNT", 5)),
-        ("PMU_EVCTRL", [0], d.reg("EVCTRL", 0)), ("PMU_EVCTRL", [5], d.reg("EVCTRL", 5)),
-        ("PMU_CORE_FIRST", [], d.reg("GCTRL")),
-        ("PMU_CORE_LAST", [], d.reg("EVCTRL", ncnt - 1)),
-        ("GCTRL_EN", [], d.bit("GCTRL", "EN")), ("GCTRL_RST", [], d.bit("GCTRL", "RST")),
-        ("GCTRL_CRST", [], d.bit("GCTRL", "CRST")),
-        ("GCTRL_NCNT_SHIFT", [], d.shift("GCTRL", "NCNT")),
-        ("GCTRL_NCNT", [], d.bit("GCTRL", "NCNT")),
-        ("GCTRL_IRQCLR", [], d.bit("GCTRL", "IRQCLR")),
-        ("OVF_CYC", [], d.bit("OVF", "cycle counter")),
-        ("OVF_EV", [0], d.bit("OVF", "cycle counter") << 1),
-        ("OVF_IRQ", [], d.bit("OVF", "interrupt pending")),
-        ("CTRL_EVENT", [], d.bit("EVCTRL", "event id")),
-        *ctrl_facts(d, "CTRL_", ["EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"]),
-    ])
+    compare("tests/baremetal/pmu.h", Macros(BAREMETAL), copy_facts(rows, 2))
 
     # The QEMU model, as the qemu stage left its patched source.
     if not os.path.exists(QEMU):
         not_ok(f"the patched QEMU source is kept (make qemu): {QEMU} is missing")
         return 1
-    q = Macros(QEMU)
-    compare("QEMU target/sparc/pmu.h", q, [
-        ("LEON3_PMU_GCTRL", [], d.reg("GCTRL")), ("LEON3_PMU_OVF", [], d.reg("OVF")),
-        ("LEON3_PMU_CYCCNT", [], d.reg("CYCCNT")),
-        ("LEON3_PMU_CYCCTRL", [], d.reg("CYCCTRL")),
-        ("LEON3_PMU_EVCNT", [0], d.reg("EVCNT", 0)),
-        ("LEON3_PMU_EVCNT", [5], d.reg("EVCNT", 5)),
-        ("LEON3_PMU_EVCTRL", [0], d.reg("EVCTRL", 0)),
-        ("LEON3_PMU_EVCTRL", [5], d.reg("EVCTRL", 5)),
-        ("LEON3_PMU_FEATURES", [], d.reg("FEATURES")),
-        ("LEON3_PMU_IRQLINE", [], d.reg("IRQLINE")),
-        ("LEON3_PMU_PID", [], d.reg("PID")), ("LEON3_PMU_PIDLOG", [], d.reg("PIDLOG")),
-        ("LEON3_PMU_PIDLOG_PID", [], d.reg("PIDLOG_PID")),
-        ("LEON3_PMU_PIDLOG_CYC", [], d.reg("PIDLOG_CYC")),
-        ("LEON3_PMU_PIDMATCH", [0], d.reg("PIDMATCH", 0)),
-        ("LEON3_PMU_PIDMATCH", [6], d.reg("PIDMATCH", 6)),
-        ("LEON3_PMU_RANGE_LO", [0], d.reg("RANGE_LO", 0)),
-        ("LEON3_PMU_RANGE_LO", [6], d.reg("RANGE_LO", 6)),
-        ("LEON3_PMU_RANGE_HI", [0], d.reg("RANGE_HI", 0)),
-        ("LEON3_PMU_RANGE_HI", [6], d.reg("RANGE_HI", 6)),
-        ("LEON3_PMU_FIRST", [], d.reg("GCTRL")),
-        ("LEON3_PMU_LAST", [], window_end - 3),
-        ("LEON3_PMU_NCNT", [], ncnt),
-        ("LEON3_PMU_NR_COUNTERS", [], ncnt + 1),
-        ("LEON3_PMU_PIDLOG_DEPTH", [], d.number(r"a (\d+)-record FIFO")),
-        ("LEON3_PMU_PIDLOG_EN", [], d.bit("PIDLOG", "EN")),
-        ("LEON3_PMU_PIDLOG_CLR", [], d.bit("PIDLOG", "CLR")),
-        ("LEON3_PMU_PIDLOG_COUNT_SHIFT", [], d.shift("PIDLOG", "records")),
-        ("LEON3_PMU_PIDLOG_OVF", [], d.bit("PIDLOG", "OVF")),
-        ("LEON3_PMU_GCTRL_EN", [], d.bit("GCTRL", "EN")),
-        ("LEON3_PMU_GCTRL_RST", [], d.bit("GCTRL", "RST")),
-        ("LEON3_PMU_GCTRL_CRST", [], d.bit("GCTRL", "CRST")),
-        ("LEON3_PMU_GCTRL_NCNT_SHIFT", [], d.shift("GCTRL", "NCNT")),
-        ("LEON3_PMU_GCTRL_IRQCLR", [], d.bit("GCTRL", "IRQCLR")),
-        ("LEON3_PMU_OVF_IRQ", [], d.bit("OVF", "interrupt pending")),
-        ("LEON3_PMU_OVF_COUNTERS", [], (1 << (ncnt + 1)) - 1),
-        ("LEON3_PMU_CTRL_EVENT", [], d.bit("EVCTRL", "event id")),
-        *ctrl_facts(d, "LEON3_PMU_CTRL_", ["EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"]),
-        ("LEON3_PMU_FEAT_PID", [], d.bit("FEATURES", "PID register")),
-        ("LEON3_PMU_FEAT_PIDLOG", [], d.bit("FEATURES", "PID log")),
-        ("LEON3_PMU_FEAT_NU", [], d.bit("FEATURES", "CTRL.NU")),
-        ("LEON3_PMU_FEAT_AF", [], d.bit("FEATURES", "address ranges")),
-        ("LEON3_PMU_FEAT_VERSION_SHIFT", [], d.shift("FEATURES", "version")),
-    ])
+    compare("QEMU target/sparc/pmu.h", Macros(QEMU), copy_facts(rows, 3))
     return 0
 
 
