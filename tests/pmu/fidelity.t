@@ -29,8 +29,10 @@ DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 PAGE = 4096
 
 
-def within(desc, got, lo, hi):
-    check(f"{desc}: {got:g} in [{lo:g}, {hi:g}]", lo - 1e-9 <= got <= hi + 1e-9,
+def within(desc, got, lo, hi, runs=None):
+    """GOT in [LO, HI]; RUNS, the values of every run GOT is the median of."""
+    seen = f" (median of {' '.join(f'{v:g}' for v in runs)})" if runs else ""
+    check(f"{desc}: {got:g} in [{lo:g}, {hi:g}]{seen}", lo - 1e-9 <= got <= hi + 1e-9,
           "outside the predicted range")
 
 
@@ -146,7 +148,8 @@ def check_cpu(runs, cpu, ncpus, iloops):
         lines = DCACHE["size"] // 2 // dl
         r = median_run(rs, "l1d_load_misses")
         within(f"{tag}: D-cache read misses, 20 passes over {DCACHE['size'] // 2} bytes "
-               f"(fits: {lines} cold lines)", r["l1d_load_misses"], lines, lines + SLACK)
+               f"(fits: {lines} cold lines)", r["l1d_load_misses"], lines, lines + SLACK,
+               [x["l1d_load_misses"] for x in rs])
         check(f"{tag}: D-cache read accesses equal the loads, every run, non-zero",
               all(x["l1d_loads"] == x["loads"] > 20 * lines for x in rs),
               "; ".join(f"{x['l1d_loads']} vs {x['loads']}" for x in rs))
@@ -155,7 +158,8 @@ def check_cpu(runs, cpu, ncpus, iloops):
         want = 3 * 16 * DCACHE["size"] // dl
         r = median_run(rs, "l1d_load_misses")
         within(f"{tag}: D-cache read misses, 3 passes over {16 * DCACHE['size']} bytes "
-               f"(every line misses)", r["l1d_load_misses"], want, want * 1.01 + SLACK)
+               f"(every line misses)", r["l1d_load_misses"], want, want * 1.01 + SLACK,
+               [x["l1d_load_misses"] for x in rs])
     a, b = get("dbig_cycles"), get("dbig_cycles_miss")
     if a and b:
         loads = 16 * DCACHE["size"] // dl
@@ -165,9 +169,9 @@ def check_cpu(runs, cpu, ncpus, iloops):
         ca = median_run(a, "cycles")["cycles"]
         cb = median_run(b, "cycles")["cycles"]
         within(f"{tag}: cycles of that sweep, counted alone (timing table + misses)",
-               ca, want * 0.99, want * 1.01)
+               ca, want * 0.99, want * 1.01, [x["cycles"] for x in a])
         within(f"{tag}: ... and beside a D-cache miss event",
-               cb, want * 0.99, want * 1.01)
+               cb, want * 0.99, want * 1.01, [x["cycles"] for x in b])
         check(f"{tag}: counting a cache event beside cycles leaves them unchanged "
               f"({ca} alone, {cb} with L1-dcache-load-misses)", abs(ca - cb) <= ca * 0.005)
     il = ICACHE["line"]
@@ -176,7 +180,8 @@ def check_cpu(runs, cpu, ncpus, iloops):
         lines = iloops["small"] // il + 1        # + the line of the return
         r = median_run(rs, "l1i_load_misses")
         within(f"{tag}: I-cache misses, 20 runs of a {iloops['small']}-byte loop "
-               f"(fits: {lines} cold lines)", r["l1i_load_misses"], lines, lines + SLACK)
+               f"(fits: {lines} cold lines)", r["l1i_load_misses"], lines, lines + SLACK,
+               [x["l1i_load_misses"] for x in rs])
         check(f"{tag}: I-cache accesses equal the instructions, every run",
               all(x["l1i_loads"] == x["instructions"] > 20 * iloops["small"] // 4
                   for x in rs),
@@ -187,7 +192,8 @@ def check_cpu(runs, cpu, ncpus, iloops):
         r = median_run(rs, "l1i_load_misses")
         within(f"{tag}: I-cache misses, 20 runs of a {iloops['big']}-byte loop "
                f"(larger than the {ICACHE['size']}-byte I-cache: every line misses)",
-               r["l1i_load_misses"], want, want * 1.01 + SLACK)
+               r["l1i_load_misses"], want, want * 1.01 + SLACK,
+               [x["l1i_load_misses"] for x in rs])
     s, l = get("ipc_small"), get("ipc_large")
     if s and l:
         rs_, rl = median_run(s, "cycles"), median_run(l, "cycles")
@@ -197,7 +203,9 @@ def check_cpu(runs, cpu, ncpus, iloops):
         check(f"{tag}: the IPC loop runs {IPC_INSNS} instructions an iteration "
               f"(got {ins:g})", ins == IPC_INSNS)
         within(f"{tag}: cycles an iteration of ld/add/st/umul/subcc/bne/nop "
-               f"(timing table: {IPC_ITER})", cyc, IPC_ITER, IPC_ITER * 1.01)
+               f"(timing table: {IPC_ITER}; median runs of cycles "
+               f"{' '.join(str(x['cycles']) for x in s)} and "
+               f"{' '.join(str(x['cycles']) for x in l)})", cyc, IPC_ITER, IPC_ITER * 1.01)
         within(f"{tag}: IPC of that loop ({IPC_INSNS}/{IPC_ITER} = {IPC_INSNS / IPC_ITER:.4f})",
                ins / cyc, IPC_INSNS / IPC_ITER / 1.01, IPC_INSNS / IPC_ITER)
         check(f"{tag}: D-cache write accesses equal the stores, every run, non-zero",
