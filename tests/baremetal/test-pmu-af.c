@@ -14,6 +14,9 @@
 #define FEAT_AF		(1u << 3)
 #define PMU_RANGE_LO(c)	(0x140 + 8 * (c))	/* c: 0 cycles, 1 + i EVCNT[i] */
 #define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
+#define ASI2_CCTRL	0x00		/* cache control */
+#define CCTRL_ICS_ON	3u
+#define EV_ICACHE_ACCESS 0x80
 
 /*
  * u32 ranged(gctrl, en, n): GCTRL = en; mov; n x (subcc, bne, nop); 4
@@ -63,7 +66,12 @@ int main(void)
 	sta_asi2(PMU_EVCTRL(2), CTRL_CLR | CTRL_EN | CTRL_SU | 0x11);
 	sta_asi2(PMU_EVCTRL(3), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x22);
 	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF);
+	/* I-cache accesses are not made of instructions: AF counts none */
+	sta_asi2(ASI2_CCTRL, CCTRL_ICS_ON);
+	sta_asi2(PMU_EVCTRL(4), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | EV_ICACHE_ACCESS);
+	sta_asi2(PMU_EVCTRL(5), CTRL_CLR | CTRL_EN | CTRL_SU | EV_ICACHE_ACCESS);
 	ranged(PMU_GCTRL, GCTRL_EN, n);
+	sta_asi2(ASI2_CCTRL, 0);
 
 	is_u32(lda_asi2(PMU_EVCNT(0)), 3 * n, "AF: only the loop body's instructions (3 x %u)", n);
 	is_u32(lda_asi2(PMU_EVCNT(1)), 3, "AF: the 3 instructions in a range after the loop");
@@ -72,9 +80,15 @@ int main(void)
 	/* cycles of the body: subcc 1, bne 1 + 1 (after subcc), nop 1 */
 	is_u32(lda_asi2(PMU_CYCCNT), 4 * n,
 	       "AF on the cycle counter: the body's cycles, as without AF");
+	is_u32(lda_asi2(PMU_EVCNT(5)), 1 + 3 * n + 4,
+	       "without AF: an I-cache access per instruction (I-cache on)");
+	is_u32(lda_asi2(PMU_EVCNT(4)), 0,
+	       "AF: no I-cache accesses, an event not made of instructions");
 	sta_asi2(PMU_EVCTRL(0), 0);
 	sta_asi2(PMU_EVCTRL(1), 0);
 	sta_asi2(PMU_EVCTRL(3), 0);
+	sta_asi2(PMU_EVCTRL(4), 0);
+	sta_asi2(PMU_EVCTRL(5), 0);
 	sta_asi2(PMU_CYCCTRL, 0);
 	return 0;
 }

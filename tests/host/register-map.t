@@ -7,8 +7,9 @@ here, so that none can drift:
   kernel/leon3_pmu.h            the driver's registers and bits
   kernel/leon3_pmu_core.c       its counters and events
   tests/baremetal/pmu.h         the bare-metal tests' registers and bits
-  build/qemu-src/.../pmu.h      the QEMU model's (the patched source the
-                                qemu stage keeps)
+  build/qemu-src/target/sparc/  the QEMU model's registers, timing model
+                                (leon3-pmu.h) and events (leon3-pmu.c), in
+                                the patched source the qemu stage keeps
 
 Each fact is written once (facts(), with each copy's name for it); each
 macro is evaluated (BIT(), shifts, other macros, function-like macros at
@@ -26,14 +27,19 @@ DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 DRIVER_H = os.path.join(TOP, "kernel/leon3_pmu.h")
 DRIVER = os.path.join(TOP, "kernel/leon3_pmu_core.c")
 BAREMETAL = os.path.join(TOP, "tests/baremetal/pmu.h")
-QEMU = os.path.join(TOP, "build/qemu-src/target/sparc/pmu.h")
+QEMU = os.path.join(TOP, "build/qemu-src/target/sparc/leon3-pmu.h")
+QEMU_C = os.path.join(TOP, "build/qemu-src/target/sparc/leon3-pmu.c")
 
 
 # --- the document ------------------------------------------------------------
 
 def doc_tables(text):
-    """Register rows {NAME: (base, stride, bits text)} and event rows {id: name}."""
-    regs, events = {}, {}
+    """Register rows {NAME: (base, stride, bits text)}, event rows {id: name}
+    and timing rows {instruction: cycles text}."""
+    regs, events, timing = {}, {}, {}
+    timing_text = text[text.index("## Timing model"):]
+    for m in re.finditer(r"^\| ([^|]+?) \| ([^|]+?) \|$", timing_text, re.M):
+        timing[m.group(1)] = m.group(2)
     for line in text.splitlines():
         m = re.match(r"^\| (0x[0-9A-F]+)(?: \+ (\d+)([a-z]))? \| (\w+)[^|]*\| (.*) \|$", line)
         if m:
@@ -42,13 +48,13 @@ def doc_tables(text):
         m = re.match(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \|", line)
         if m:
             events[int(m.group(1), 16)] = m.group(2)
-    return regs, events
+    return regs, events, timing
 
 
 class Doc:
     def __init__(self, path):
         self.text = open(path).read()
-        self.regs, self.events = doc_tables(self.text)
+        self.regs, self.events, self.timing = doc_tables(self.text)
 
     def reg(self, name, i=0):
         base, stride, _ = self.regs[name]
@@ -69,6 +75,13 @@ class Doc:
 
     def shift(self, reg, label):
         return self.field(reg, label)[0]
+
+    def cycles(self, row, pattern=r"(\d+)"):
+        """A number of the timing table's row @row."""
+        m = re.search(pattern, self.timing[row])
+        if not m:
+            raise KeyError(f"timing row {row}: {pattern}")
+        return int(m.group(1))
 
     def number(self, pattern):
         m = re.search(pattern, self.text)
@@ -189,6 +202,24 @@ def facts(d, ncnt, window_end):
          "PIDLOG_COUNT(0xffffffff)", None, None),
         (shift("PIDLOG", "records"), None, None, "LEON3_PMU_PIDLOG_COUNT_SHIFT"),
         (d.number(r"a (\d+)-record FIFO"), None, None, "LEON3_PMU_PIDLOG_DEPTH"),
+        (next(i for i, n in d.events.items() if n == "cycles"), None, None,
+         "LEON3_PMU_EV_CYCLES"),
+        # the timing model
+        (d.cycles("JMPL, RETT"), None, None, "LEON3_CYC_JMPL_RETT"),
+        (d.cycles("LDD"), None, None, "LEON3_CYC_LDD"),
+        (d.cycles("ST, STB, STH, STF"), None, None, "LEON3_CYC_ST"),
+        (d.cycles("STD, STDF"), None, None, "LEON3_CYC_STD"),
+        (d.cycles("LDSTUB, SWAP, CASA"), None, None, "LEON3_CYC_ATOMIC"),
+        (d.cycles("+ load-use interlock", r"\+(\d+)"), None, None, "LEON3_CYC_LOAD_USE"),
+        (d.cycles("+ branch after cc", r"\+(\d+)"), None, None, "LEON3_CYC_BRANCH_CC"),
+        (d.cycles("FPop", r"^(\d+)"), None, None, "LEON3_CYC_FPOP"),
+        (d.cycles("FPop", r"FDIV (\d+)"), None, None, "LEON3_CYC_FDIV"),
+        (d.cycles("FPop", r"FSQRT (\d+)"), None, None, "LEON3_CYC_FSQRT"),
+        (d.cycles("taken trap or interrupt", r"\+(\d+)"), None, None, "LEON3_CYC_TRAP"),
+        (d.cycles("cache read miss, uncached load or fetch", r"\+(\d+)"), None, None,
+         "LEON3_CYC_MISS"),
+        (d.cycles("cache read miss, uncached load or fetch", r"\+(\d+) more"), None, None,
+         "LEON3_CYC_MISS_MMU"),
     ]
     return rows
 
@@ -235,7 +266,28 @@ def main():
     if not os.path.exists(QEMU):
         not_ok(f"the patched QEMU source is kept (make qemu): {QEMU} is missing")
         return 1
-    compare("QEMU target/sparc/pmu.h", Macros(QEMU), copy_facts(rows, 3))
+    compare("QEMU target/sparc/leon3-pmu.h", Macros(QEMU), copy_facts(rows, 3))
+
+    # The QEMU model's event table: the document's ids and names, and the
+    # address-range (AF) counters count the events the document lists.
+    text = open(QEMU_C).read()
+    text = text[text.index("leon3_pmu_events[256] = {"):]
+    text = text[:text.index("\n};")]
+    qev, qaf = {}, set()
+    for i, name, rest in re.findall(r"\[(\w+)\] = \{ \"(\w+)\",([^}]*)\}", text):
+        i = int(i, 16) if i.startswith("0x") else Macros(QEMU).value(i)
+        qev[i] = name
+        if ".af = true" in rest:
+            qaf.add(i)
+    check(f"QEMU leon3-pmu.c: leon3_pmu_events[] is the document's event table "
+          f"({len(d.events)} events)", qev == d.events,
+          f"only in QEMU: {sorted(set(qev.items()) - set(d.events.items()))}, "
+          f"only in the document: {sorted(set(d.events.items()) - set(qev.items()))}")
+    m = re.search(r"only the events made of\s+instructions: (.*?)\.\s+With any other", d.text, re.S)
+    doc_af = {int(x, 16) for x in re.findall(r"0x[0-9A-F]{2}", m.group(1))} if m else set()
+    check("QEMU leon3-pmu.c: the events AF counters count are the document's",
+          doc_af and qaf == doc_af,
+          f"QEMU: {sorted(map(hex, qaf))}, document: {sorted(map(hex, doc_af))}")
     return 0
 
 
