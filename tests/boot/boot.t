@@ -70,7 +70,7 @@ else
 	not_ok "futex.c builds with the guest toolchain"
 fi
 
-# A TLB flush reaches the other CPU (qemu-patches/0018): a thread on
+# A TLB flush reaches the other CPU (qemu-patches/0009): a thread on
 # CPU 1 must see the page CPU 0 maps in place of another.
 if "$cc" -static -O2 -pthread "$TOP/tests/boot/tlb-flush.c" -o "$T/tlb-flush"; then
 	guest "remapped pages seen by the other CPU at once (2 CPUs)" 0 --cpus 2 \

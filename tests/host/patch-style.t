@@ -76,3 +76,25 @@ for f in "$TOP"/kernel/*.[ch]; do
 		ok "kernel/$(basename "$f") passes checkpatch --strict" ||
 		not_ok "kernel/$(basename "$f") passes checkpatch --strict: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
 done
+
+# The QEMU series is ready to mail: a cover letter that counts the
+# patches, and "[PATCH n/N]" subjects in the series' order.
+q="$TOP/qemu-patches"
+n=$(series_patches "$q/series" | wc -l)
+if [ -f "$q/0000-cover-letter.patch" ]; then
+	check "qemu-patches: the cover letter is [PATCH 00/$n] with a subject and text" \
+		bash -c 'grep -q "^Subject: \[PATCH 0*0/$2\] [^*]" "$1" && ! grep -q "\*\*\* \(SUBJECT\|BLURB\) HERE" "$1"' \
+		_ "$q/0000-cover-letter.patch" "$n"
+else
+	not_ok "qemu-patches: 0000-cover-letter.patch exists"
+fi
+i=0 bad=
+for p in $(series_patches "$q/series"); do
+	i=$((i + 1))
+	grep -q "^Subject: \[PATCH 0*$i/$n\] " "$q/$p" 2>/dev/null || bad="$bad $p"
+done
+if [ -z "$bad" ]; then
+	ok "qemu-patches: every patch is [PATCH i/$n] in the series' order"
+else
+	not_ok "qemu-patches: every patch is [PATCH i/$n] in the series' order: not:$bad"
+fi

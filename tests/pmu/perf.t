@@ -208,7 +208,7 @@ def main():
     # same counts.  Issue 5 saw, on 2+ CPUs, 1-7 % of runs where a thread
     # that exited while perf was attached came back "<not counted>" (its
     # exact count, but enabled and running times of 0; software events
-    # lost their times too).  Not seen since qemu-patches/0018 made TLB
+    # lost their times too).  Not seen since qemu-patches/0009 made TLB
     # flushes reach every CPU (0 of 210 runs): stale translations of a
     # freed task's pages were the likely cause.  Every run counts, and
     # one such run fails the test.
