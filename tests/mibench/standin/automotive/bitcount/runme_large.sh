@@ -1,0 +1,2 @@
+#!/bin/sh
+bitcnts 75000 > output_large.txt

@@ -1,0 +1,2 @@
+#!/bin/sh
+bitcnts 7500 > output_small.txt

@@ -1,0 +1,2 @@
+#!/bin/sh
+search_large > output_large.txt

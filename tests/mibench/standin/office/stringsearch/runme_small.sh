@@ -1,0 +1,2 @@
+#!/bin/sh
+search_small > output_small.txt

@@ -1,0 +1,2 @@
+#!/bin/sh
+sha input_large.asc > output_large.txt

@@ -1,0 +1,2 @@
+#!/bin/sh
+sha input_small.asc > output_small.txt

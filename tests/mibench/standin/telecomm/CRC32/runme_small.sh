@@ -1,0 +1,2 @@
+#!/bin/sh
+crc ../adpcm/data/large.pcm > output_small.txt
