@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel kernel-debug busybox perf prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-perf fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-perf mibench fuzz module module-debug clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
@@ -34,6 +34,8 @@ help:
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
+	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
+	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS)'
 	@echo '  make fuzz            fuzz the PMU driver with random perf_event_attr (LEON3_FUZZ_SECONDS, LEON3_FUZZ_SEED)'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
@@ -71,6 +73,18 @@ bench-qemu: toolchain qemu qemu-baseline
 bench-perf: all
 	@tools/bench/perf-overhead $(ROUNDS)
 
+# MiBench in the guest under perf stat (tools/mibench/mibench, Documentation/mibench.md)
+MIBENCH_INPUT ?= small
+MIBENCH_MACHINE ?= paper
+MIBENCH_OUT ?= $(TOP)/build/mibench
+RUNS ?= 10
+CPUS_LIST ?= 1 2 4
+JOBS ?= $(shell nproc)
+mibench: all
+	@tools/mibench/mibench all --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
+		--input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
+		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS)
+
 # Also part of make test; here alone, e.g. longer: LEON3_FUZZ_SECONDS=600
 fuzz: all
 	@tests/run tests/fuzz
@@ -91,7 +105,7 @@ check: deps toolchain qemu busybox perf
 	@tests/run tests/host tests/guest-binaries
 
 test: all kernel-debug module-debug
-	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/fuzz
+	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/mibench tests/fuzz
 
 run: all
 	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES)

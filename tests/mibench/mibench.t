@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make mibench end to end on the project's stand-in for MiBench
+(tests/mibench/standin, see its README): the guest runs under perf stat
+on 1 and 2 CPUs, 2 runs each, through GNU parallel; the table, CSV and
+plot; and every kind of bad input flagged, never averaged in: a program
+that does not build, a wrong output, a crash, a guest that hangs."""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, ok, not_ok, check  # noqa: E402
+
+MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
+STANDIN = os.path.join(TOP, "tests/mibench/standin")
+TIMEOUT = 60            # seconds a guest may take: dijkstra's must hit it
+
+
+def main():
+    T = tempfile.mkdtemp()
+    out = os.path.join(T, "out")
+    try:
+        r = subprocess.run([MIBENCH, "all", "--tree", STANDIN, "--out", out, "--cpus", "1 2",
+                            "--runs", "2", "--jobs", str(os.cpu_count() or 1),
+                            "--timeout", str(TIMEOUT)],
+                           capture_output=True, text=True)
+        text = r.stdout + r.stderr
+        check("make mibench: exits non-zero (programs skipped, wrong, crashed, hung)",
+              r.returncode == 1, f"exit {r.returncode}")
+        for i, step in enumerate(("build", "reference", "guest runs", "table"), 1):
+            check(f"progress: step {i}/4 {step}", f"step {i}/4: {step}" in text)
+        rows = {(row["program"], row["cpus"]): row
+                for row in csv.DictReader(open(f"{out}/mibench-small.csv"))}
+        check("table: bitcount, qsort and CRC32 on 1 and 2 CPUs, nothing else",
+              sorted(rows) == sorted((p, c) for p in ("bitcount", "qsort", "CRC32")
+                                     for c in ("1", "2")), str(sorted(rows)))
+        for (prog, cpus), row in sorted(rows.items()):
+            runs = [x for x in csv.DictReader(open(f"{out}/runs-small/{prog}.{cpus}.csv"))]
+            cyc = [float(x["cycles"]) for x in runs]
+            ins = [float(x["instructions"]) for x in runs]
+            check(f"{prog}, {cpus} CPU(s): 2 runs averaged, both outputs as the reference",
+                  row["runs"] == "2" and all(x["output"] == "ok" for x in runs))
+            check(f"{prog}, {cpus} CPU(s): the table's IPC is the runs' instructions over cycles",
+                  abs(float(row["ipc"]) - (sum(ins) / 2) / (sum(cyc) / 2)) < 1e-9, row["ipc"])
+            check(f"{prog}, {cpus} CPU(s): user instructions are exact: CV 0",
+                  float(row["cv_instructions"]) == 0.0 and ins[0] == ins[1], str(ins))
+            check(f"{prog}, {cpus} CPU(s): one I-cache access per instruction "
+                  f"(Documentation/pmu-registers.md, 0x80)",
+                  all(x["L1-icache-loads"] == x["instructions"] for x in runs))
+            check(f"{prog}, {cpus} CPU(s): the time is cycles at 75 MHz",
+                  abs(float(row["seconds"]) - float(row["cycles"]) / 75e6) < 1e-12)
+        check("the user instructions of a program do not depend on the CPU count",
+              rows[("bitcount", "1")]["instructions"] == rows[("bitcount", "2")]["instructions"])
+
+        table = open(f"{out}/mibench-small.txt").read()
+        check("wrong output: stringsearch's runs are flagged, not averaged",
+              "stringsearch on 1 CPU(s): 2 of 2 runs with a wrong output (output_small.txt "
+              "differs" in table and table.count("stringsearch on") == 2)
+        check("crash: patricia's runs are flagged as a segmentation fault",
+              "patricia on 2 CPU(s): 2 of 2 runs with a wrong output (command 1: "
+              "Segmentation fault" in table and table.count("patricia on") == 2)
+        check(f"hang: dijkstra's guests are stopped after {TIMEOUT} s and reported",
+              table.count(f"did not finish in {TIMEOUT} s") == 2)
+        check("build failure: sha is skipped with the compiler's error",
+              "sha: skipped: make failed" in table)
+        check("absent: basicmath is skipped as not in MIBENCH_DIR",
+              "basicmath: skipped: not in MIBENCH_DIR" in table)
+        png = open(f"{out}/mibench-small.png", "rb").read(8)
+        check("plot: a PNG next to the CSV", png == b"\x89PNG\r\n\x1a\n")
+        jobs = open(f"{out}/runs-small/joblog").read().splitlines()[1:]
+        check("the jobs ran through GNU parallel: 12 in its job log", len(jobs) == 12,
+              f"{len(jobs)} jobs")
+    finally:
+        shutil.rmtree(T, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+#!/bin/sh
+dijkstra_large > output_large.dat

@@ -1,0 +1,2 @@
+#!/bin/sh
+dijkstra_small > output_small.dat

@@ -1,0 +1,2 @@
+#!/bin/sh
+patricia > output_large.txt
