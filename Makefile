@@ -35,7 +35,8 @@ help:
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
-	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS)'
+	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
+	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly)'
 	@echo '  make fuzz            fuzz the PMU driver with random perf_event_attr (LEON3_FUZZ_SECONDS, LEON3_FUZZ_SEED)'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
@@ -83,7 +84,8 @@ JOBS ?= $(shell nproc)
 mibench: all
 	@tools/mibench/mibench all --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
 		--input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
-		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS)
+		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS) \
+		$(if $(filter 1,$(DETERMINISTIC)),--deterministic)
 
 # Also part of make test; here alone, e.g. longer: LEON3_FUZZ_SECONDS=600
 fuzz: all

@@ -75,6 +75,16 @@ def main():
         jobs = open(f"{out}/runs-small/joblog").read().splitlines()[1:]
         check("the jobs ran through GNU parallel: 12 in its job log", len(jobs) == 12,
               f"{len(jobs)} jobs")
+
+        # DETERMINISTIC=1: the same job twice gives the same counts, run
+        # for run, every event.
+        csvs = []
+        for i in (1, 2):
+            r = subprocess.run([MIBENCH, "job", "--out", out, "--name", "qsort", "--cpus", "2",
+                                "--runs", "2", "--deterministic"], capture_output=True, text=True)
+            csvs.append(open(f"{out}/runs-small/qsort.2.csv").read() if r.returncode == 0 else "")
+        check("deterministic mode: two jobs of qsort on 2 CPUs count exactly the same",
+              csvs[0] and csvs[0] == csvs[1], f"{csvs[0]!r} vs {csvs[1]!r}")
     finally:
         shutil.rmtree(T, ignore_errors=True)
     return 0
