@@ -266,7 +266,8 @@ def main():
     if not os.path.exists(QEMU):
         not_ok(f"the patched QEMU source is kept (make qemu): {QEMU} is missing")
         return 1
-    compare("QEMU target/sparc/leon3-pmu.h", Macros(QEMU), copy_facts(rows, 3))
+    qemu = Macros(QEMU)
+    compare("QEMU target/sparc/leon3-pmu.h", qemu, copy_facts(rows, 3))
 
     # The QEMU model's event table: the document's ids and names, and the
     # address-range (AF) counters count the events the document lists.
@@ -275,7 +276,7 @@ def main():
     text = text[:text.index("\n};")]
     qev, qaf = {}, set()
     for i, name, rest in re.findall(r"\[(\w+)\] = \{ \"(\w+)\",([^}]*)\}", text):
-        i = int(i, 16) if i.startswith("0x") else Macros(QEMU).value(i)
+        i = int(i, 16) if i.startswith("0x") else qemu.value(i)
         qev[i] = name
         if ".af = true" in rest:
             qaf.add(i)
