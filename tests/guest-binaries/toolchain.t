@@ -42,3 +42,16 @@ for what in u64 s64 shift fp fp-\>int threads; do
 	is "guest and host agree: $what" \
 		"$(grep "^$what:" "$T/got")" "$(grep "^$what:" "$T/want")"
 done
+
+# The soft-float multilib (gcc's LEON3 t-leon3; glibc-patches/ makes its
+# glibc a nofpu one): the same program, no FPU instruction in it, the
+# same output.  IEEE + - * / and sqrt are exactly rounded in software too.
+is "gcc -msoft-float selects the soft multilib" "$("$cc" -msoft-float -print-multi-directory)" soft
+check "soft-float static pthread build" \
+	"$cc" -msoft-float -static -pthread -O2 "$src" -o "$T/smoke-soft" -lm
+"$qemu" -cpu LEON3 "$T/smoke-soft" >"$T/got-soft" 2>&1 && rc=0 || rc=$?
+is "the soft-float program exits 0 under qemu-sparc -cpu LEON3" "$rc" 0
+for what in u64 s64 shift fp fp-\>int threads; do
+	is "soft float and host agree: $what" \
+		"$(grep "^$what:" "$T/got-soft")" "$(grep "^$what:" "$T/want")"
+done

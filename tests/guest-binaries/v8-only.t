@@ -44,7 +44,7 @@ check "the compiler's atomics are LEON3 CASA (ASI 0xa)" \
 check "toolchain sysroot (glibc, start files) is pure V8" "$chk" "$tc/sparc-leon3-linux-gnu/sysroot"
 # (lib/gcc also holds the compiler's host plugins: only target files.)
 check "libgcc and gcc's crt files are pure V8" "$chk" \
-	$(find "$tc/lib/gcc/sparc-leon3-linux-gnu" -maxdepth 2 -name '*.[ao]') \
+	$(find "$tc/lib/gcc/sparc-leon3-linux-gnu" -maxdepth 3 -name '*.[ao]') \
 	"$tc/sparc-leon3-linux-gnu/lib"
 check "busybox is pure V8" "$chk" "$TOP/build/rootfs/busybox"
 check "perf (tools/perf of the kernel tree, static) is pure V8" "$chk" "$TOP/build/perf/perf"
@@ -52,3 +52,18 @@ check "perf (tools/perf of the kernel tree, static) is pure V8" "$chk" "$TOP/bui
 check "leon3-pidlog is pure V8" "$chk" "$T/leon3-pidlog"
 check "a static pthread program is pure V8" "$chk" "$T/smoke"
 check "the PROM is pure V8 (supervisor code)" "$chk" --privileged "$TOP/build/prom/prom.elf"
+
+# Soft float (gcc -msoft-float, lib/soft): no FPU instruction either.
+# The checker must find one in hard-float code, or passing means nothing.
+"$cc" -O2 -static "$TOP/tests/guest-binaries/smoke.c" -o "$T/smoke-hard" -lm
+expect_fail "--no-fpu finds the FPU instructions of a hard-float program" \
+	"main\+0x[0-9a-f]+: f(add|div|sqrt|ito)|%f[0-9]" "$chk" --no-fpu "$T/smoke-hard"
+"$cc" -msoft-float -static -pthread -O2 "$TOP/tests/guest-binaries/smoke.c" -o "$T/smoke-soft" -lm
+check "a soft-float program (libgcc, libc and libm of lib/soft linked in) has no FPU instruction" \
+	"$chk" --no-fpu "$T/smoke-soft"
+# (crtfastmath.o, linked only with -ffast-math, sets %fsr's NS bit: not
+# for soft-float programs.)
+check "the soft multilib's libgcc and crt files have no FPU instruction" "$chk" --no-fpu \
+	$(find "$tc/lib/gcc/sparc-leon3-linux-gnu" -path '*/soft/*' -name '*.[ao]' ! -name crtfastmath.o)
+check "the soft multilib's glibc (lib/soft, usr/lib/soft) has no FPU instruction" "$chk" --no-fpu \
+	"$tc/sparc-leon3-linux-gnu/sysroot/lib/soft" "$tc/sparc-leon3-linux-gnu/sysroot/usr/lib/soft"

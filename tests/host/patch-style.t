@@ -98,3 +98,21 @@ if [ -z "$bad" ]; then
 else
 	not_ok "qemu-patches: every patch is [PATCH i/$n] in the series' order: not:$bad"
 fi
+
+# glibc has no checkpatch: its series is checked for what glibc asks of
+# a mailed patch: a subject and a message, a Signed-off-by (glibc takes
+# the DCO), and, in what it adds, no trailing whitespace and no line
+# over 79 columns.
+g="$TOP/glibc-patches"
+for p in $(series_patches "$g/series"); do
+	if [ ! -f "$g/$p" ]; then
+		not_ok "glibc-patches: $p listed in the series exists"
+		continue
+	fi
+	check "glibc-patches: $p has a subject, a message of its own and a Signed-off-by" \
+		bash -c 'grep -q "^Subject: \[PATCH\] [a-z]" "$1" && grep -q "^Signed-off-by: " "$1" &&
+			[ "$(sed -n "/^Subject:/,/^---$/p" "$1" | wc -l)" -gt 8 ]' _ "$g/$p"
+	bad=$(awk '/^\+\+\+ / { next } /^\+/ { l = substr($0, 2); gsub(/\t/, "        ", l)
+		if ($0 ~ /[ \t]$/ || length(l) > 79) print FNR }' "$g/$p" | head -n 3 | tr '\n' ' ')
+	is "glibc-patches: $p adds no trailing whitespace and no line over 79 columns" "$bad" ""
+done

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest toolchain sparc-leon3-linux-gnu: gcc-12 (C) with libgcc built
-# for LEON3 (-mcpu=leon3: SPARC V8 plus CASA), glibc hard-float, the
-# project kernel's UAPI headers; binutils are Debian's sparc64 ones,
-# wrapped to assemble and link 32-bit.
+# for LEON3 (-mcpu=leon3: SPARC V8 plus CASA), glibc, the project
+# kernel's UAPI headers; binutils are Debian's sparc64 ones, wrapped to
+# assemble and link 32-bit.  Two multilibs, as gcc's LEON3 configuration
+# (gcc/config/sparc/t-leon3) defines them: hard float (the default) and
+# -msoft-float (libgcc and glibc in lib/soft: no FPU instruction, for a
+# LEON3 without an FPU; glibc-patches/ makes glibc's soft-float build a
+# nofpu one).
 #
 # Debian's own 32-bit sparc libraries are v8plus (UltraSPARC) and cannot
 # run on a LEON3, hence a toolchain of our own.  Three passes, as usual
@@ -14,7 +18,7 @@
 
 STAGE_DEPS="linux-headers"
 STAGE_SOURCES="gcc glibc"
-STAGE_INPUTS=""
+STAGE_INPUTS="glibc-patches/series glibc-patches/*.patch tools/build/apply-series"
 
 stage_host_id() {
 	dpkg-query -W binutils-sparc64-linux-gnu gcc g++ libgmp-dev libmpfr-dev libmpc-dev ccache
@@ -22,7 +26,7 @@ stage_host_id() {
 
 # Options shared by both gcc passes.
 gcc_common_config=(--target=$TARGET --with-cpu=leon3 --with-float=hard
-	--enable-languages=c --disable-multilib --disable-nls
+	--enable-languages=c --enable-multilib --disable-nls
 	--disable-bootstrap --disable-lto --disable-libssp
 	--disable-libquadmath --disable-libgomp --disable-libatomic
 	--disable-libitm --disable-libsanitizer --disable-libvtv
@@ -51,47 +55,11 @@ install_binutils_wrappers() {
 	done
 }
 
-stage_build() {
-	local sysroot="$OUT/$TARGET/sysroot" boot="$WORK/bootstrap"
-	local headers
-	headers=$(dep_path linux-headers)
-
-	step "unpacking gcc-12 and applying Debian's patches (1/6)"
-	unpack_debian gcc gcc-deb
-	# Unpacks src/ and applies Debian's series, which includes
-	# gcc-gfdl-build.diff: the DFSG tarball lacks the GFDL texinfo
-	# sources that the s-tm-texi rule would otherwise check.
-	make -C gcc-deb -f debian/rules patch
-	grep -q 'cat $(srcdir)/doc/tm.texi.in > tmp-tm.texi' gcc-deb/src/gcc/Makefile.in
-
-	step "unpacking glibc and applying Debian's patches (2/6)"
-	unpack_debian glibc glibc-src
-
-	install_binutils_wrappers "$boot"
-	install_binutils_wrappers "$OUT"
-	mkdir -p "$sysroot/usr"
-	cp -a "$headers/include" "$sysroot/usr/"
-
-	# ccache for the host compilers: the two gcc passes share most host
-	# objects, and a later rebuild of this stage shares all of them.
-	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
-	export CC="ccache gcc" CXX="ccache g++"
-
-	step "bootstrap gcc, C only, no libc (3/6)"
-	mkdir gcc1 && cd gcc1
-	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
-		"${gcc_common_config[@]}" --without-headers --with-newlib \
-		--disable-shared --disable-threads \
-		CFLAGS=-O2 CXXFLAGS=-O2
-	PATH="$boot/bin:$PATH" make -j"$JOBS" all-gcc all-target-libgcc
-	PATH="$boot/bin:$PATH" make install-gcc install-target-libgcc
-	cd ..
-	# With --disable-shared the EH code is in libgcc.a; glibc links
-	# its static helpers against libgcc_eh explicitly.
-	ln -sf libgcc.a "$($boot/bin/$TARGET-gcc -print-libgcc-file-name | xargs dirname)/libgcc_eh.a"
-
-	step "glibc $(lock_version glibc), hard-float, static-friendly (4/6)"
-	mkdir glibc-build && cd glibc-build
+# build_glibc NAME CFLAG LIBDIR SLIBDIR DESTDIR: configure, build and
+# install glibc for one multilib with the bootstrap gcc.
+build_glibc() {
+	local name=$1 flag=$2 libdir=$3 slibdir=$4 dest=$5
+	mkdir "glibc-$name" && cd "glibc-$name"
 	# CXX: there is no target C++ compiler.  An empty CXX is not enough:
 	# configure then finds the host g++, which links (host) programs, and
 	# the build dies linking support/links-dso-program for x86-64.  A
@@ -103,13 +71,73 @@ stage_build() {
 		--with-headers="$sysroot/usr/include" --disable-default-pie \
 		--disable-werror --disable-nscd --disable-profile \
 		--disable-timezone-tools --without-selinux --enable-kernel=4.19 \
-		CC="$TARGET-gcc" CXX="$TARGET-g++" CFLAGS="-O2 -g0" \
-		libc_cv_slibdir=/lib
+		--libdir="$libdir" libc_cv_slibdir="$slibdir" \
+		CC="$TARGET-gcc${flag:+ $flag}" CXX="$TARGET-g++" CFLAGS="-O2 -g0"
 	PATH="$boot/bin:$PATH" make -j"$JOBS"
-	PATH="$boot/bin:$PATH" make install DESTDIR="$sysroot" MAKEINFO=:
+	PATH="$boot/bin:$PATH" make install DESTDIR="$dest" MAKEINFO=:
 	cd ..
+}
 
-	step "final gcc against the sysroot (5/6)"
+stage_build() {
+	local sysroot="$OUT/$TARGET/sysroot" boot="$WORK/bootstrap"
+	local headers
+	headers=$(dep_path linux-headers)
+
+	step "unpacking gcc-12 and applying Debian's patches (1/7)"
+	unpack_debian gcc gcc-deb
+	# Unpacks src/ and applies Debian's series, which includes
+	# gcc-gfdl-build.diff: the DFSG tarball lacks the GFDL texinfo
+	# sources that the s-tm-texi rule would otherwise check.
+	make -C gcc-deb -f debian/rules patch
+	grep -q 'cat $(srcdir)/doc/tm.texi.in > tmp-tm.texi' gcc-deb/src/gcc/Makefile.in
+
+	step "unpacking glibc, applying Debian's patches and glibc-patches/ (2/7)"
+	unpack_debian glibc glibc-src
+	"$TOP/tools/build/apply-series" glibc-src "$TOP/glibc-patches/series"
+
+	install_binutils_wrappers "$boot"
+	install_binutils_wrappers "$OUT"
+	mkdir -p "$sysroot/usr"
+	cp -a "$headers/include" "$sysroot/usr/"
+
+	# ccache for the host compilers: the two gcc passes share most host
+	# objects, and a later rebuild of this stage shares all of them.
+	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
+	export CC="ccache gcc" CXX="ccache g++"
+
+	step "bootstrap gcc, C only, no libc (3/7)"
+	mkdir gcc1 && cd gcc1
+	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
+		"${gcc_common_config[@]}" --without-headers --with-newlib \
+		--disable-shared --disable-threads \
+		CFLAGS=-O2 CXXFLAGS=-O2
+	PATH="$boot/bin:$PATH" make -j"$JOBS" all-gcc all-target-libgcc
+	PATH="$boot/bin:$PATH" make install-gcc install-target-libgcc
+	cd ..
+	# With --disable-shared the EH code is in libgcc.a; glibc links
+	# its static helpers against libgcc_eh explicitly.
+	for f in "" -msoft-float; do
+		ln -sf libgcc.a "$($boot/bin/$TARGET-gcc $f -print-libgcc-file-name | xargs dirname)/libgcc_eh.a"
+	done
+
+	step "glibc $(lock_version glibc), hard float (4/7)"
+	build_glibc hard "" /usr/lib /lib "$sysroot"
+
+	step "glibc $(lock_version glibc), soft float, nofpu, into lib/soft (5/7)"
+	build_glibc soft -msoft-float /usr/lib/soft /lib/soft "$WORK/glibc-soft-root"
+	# The headers are shared: the soft-float ABI variant adds only its
+	# own gnu/stubs-32_soft.h and gnu/lib-names-32_soft.h, which
+	# gnu/stubs.h and gnu/lib-names.h pick under -msoft-float; any other
+	# difference would compile soft-float programs against wrong ones.
+	cp -an "$WORK/glibc-soft-root/usr/include/." "$sysroot/usr/include/"
+	local differ
+	differ=$(diff -r "$sysroot/usr/include" "$WORK/glibc-soft-root/usr/include" |
+		grep -v "^Only in $sysroot/usr/include" || true)
+	[ -z "$differ" ] || die "the soft-float glibc installs other headers: $differ"
+	cp -a "$WORK/glibc-soft-root/lib/soft" "$sysroot/lib/"
+	cp -a "$WORK/glibc-soft-root/usr/lib/soft" "$sysroot/usr/lib/"
+
+	step "final gcc against the sysroot (6/7)"
 	mkdir gcc2 && cd gcc2
 	PATH="$OUT/bin:$PATH" ../gcc-deb/src/configure --prefix="$OUT" \
 		"${gcc_common_config[@]}" --with-sysroot="$OUT/$TARGET/sysroot" \
@@ -119,10 +147,19 @@ stage_build() {
 	PATH="$OUT/bin:$PATH" make install-strip
 	cd ..
 
-	step "checking a static pthread program links (6/6)"
+	step "checking static programs link, soft float without the FPU (7/7)"
 	printf '#include <pthread.h>\n#include <stdio.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, 0); pthread_join(t, &r); printf("%%lld\\n", (long long)r); return 0; }\n' >t.c
 	"$OUT/bin/$TARGET-gcc" -static -pthread -O2 t.c -o t
 	file t
+	[ "$("$OUT/bin/$TARGET-gcc" -msoft-float -print-multi-directory)" = soft ] ||
+		die "gcc -msoft-float does not select the soft multilib"
+	printf '#include <math.h>\n#include <stdio.h>\nint main(int c, char **v) { printf("%%f\\n", sqrt(c * 2.0) + sin(c)); return 0; }\n' >fp.c
+	"$OUT/bin/$TARGET-gcc" -static -msoft-float -O2 fp.c -o fp -lm
+	# crtfastmath.o, which gcc links only with -ffast-math, sets %fsr's
+	# NS bit: a soft-float program must not use -ffast-math.
+	"$TOP/tools/check-sparc-v8" --no-fpu fp "$sysroot/lib/soft" "$sysroot/usr/lib/soft" \
+		$(find "$(dirname "$("$OUT/bin/$TARGET-gcc" -msoft-float -print-libgcc-file-name)")" \
+			-maxdepth 1 -name '*.[ao]' ! -name crtfastmath.o)
 	rm -rf "$OUT/share/info" "$OUT/share/man"
 }
 
