@@ -36,9 +36,10 @@ help:
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
-	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly)'
+	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
+	@echo '                       MIBENCH_FP=soft: software floating point, in build/mibench-soft)'
 	@echo '  make fuzz            fuzz the PMU driver with random perf_event_attr (LEON3_FUZZ_SECONDS, LEON3_FUZZ_SEED)'
-	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36)'
+	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36; -msoft-float multilib)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
@@ -77,13 +78,14 @@ bench-perf: all
 # MiBench in the guest under perf stat (tools/mibench/mibench, Documentation/mibench.md)
 MIBENCH_INPUT ?= small
 MIBENCH_MACHINE ?= paper
-MIBENCH_OUT ?= $(TOP)/build/mibench
+MIBENCH_FP ?= hard
+MIBENCH_OUT ?= $(TOP)/build/mibench$(if $(filter soft,$(MIBENCH_FP)),-soft)
 RUNS ?= 10
 CPUS_LIST ?= 1 2 4
 JOBS ?= $(shell nproc)
 mibench: all
 	@tools/mibench/mibench all --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
-		--input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
+		--fp $(MIBENCH_FP) --input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
 		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS) \
 		$(if $(filter 1,$(DETERMINISTIC)),--deterministic)
 

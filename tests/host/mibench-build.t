@@ -89,15 +89,15 @@ def main():
         check("build: exit 0 with programs skipped", code == 0, text[-300:])
         check("build: the stand-in tree is not written", tree_state(STANDIN) == before)
         rows = table(out)
-        for name in ("bitcount", "qsort", "CRC32", "stringsearch"):
+        for name in ("basicmath", "bitcount", "qsort", "CRC32", "stringsearch"):
             check(f"build: {name} is built", rows.get(name, ("",))[0] == "built",
                   str(rows.get(name)))
         status, why = rows.get("sha", ("", ""))
         check("build: sha, which does not compile, is skipped with the compiler's error",
               status == "skipped" and "make failed" in why and "does not build, on purpose" in why,
               why)
-        status, why = rows.get("basicmath", ("", ""))
-        check("build: basicmath, absent, is skipped as not in MIBENCH_DIR",
+        status, why = rows.get("susan", ("", ""))
+        check("build: susan, absent, is skipped as not in MIBENCH_DIR",
               status == "skipped" and "not in MIBENCH_DIR" in why, why)
         status, why = rows.get("adpcm", ("", ""))
         check("build: adpcm, only its data there, is skipped as no program directory",
@@ -131,6 +131,39 @@ def main():
         files, _ = outputs(out, "stringsearch")
         check("reference: stringsearch's output is recorded",
               "output_small.txt" in files, str(files))
+        # basicmath: the same source built for the host prints the same
+        # (+ - * / and sqrt exactly rounded; the rest printed to 6 digits).
+        src = os.path.join(STANDIN, "automotive/basicmath/basicmath.c")
+        subprocess.run(["gcc", "-O2", src, "-o", f"{T}/basicmath-host", "-lm"], check=True)
+        want = subprocess.run([f"{T}/basicmath-host", "400"], capture_output=True,
+                              check=True).stdout
+        hard = ref_file(out, "automotive/basicmath", "output_small.txt")
+        check("reference: basicmath prints what the host's build of it prints",
+              hard == want, hard.decode()[:200])
+
+        # MIBENCH_FP=soft: the soft-float multilib, no FPU instruction in
+        # any binary, the same outputs.
+        soft = f"{T}/soft"
+        code, text = run("build", "--tree", STANDIN, "--out", soft, "--fp", "soft")
+        rows = table(soft)
+        check("build --fp soft: exit 0, basicmath and qsort built",
+              code == 0 and rows["basicmath"][0] == "built" and rows["qsort"][0] == "built",
+              text[-300:])
+        check("build --fp soft: says it builds with soft float", "building with soft float" in text)
+        r = subprocess.run([os.path.join(TOP, "tools/check-sparc-v8"), "--no-fpu",
+                            os.path.join(soft, "tree/automotive/basicmath/basicmath_small")],
+                           capture_output=True, text=True)
+        check("build --fp soft: basicmath_small has no FPU instruction", r.returncode == 0,
+              r.stdout[-300:])
+        r = subprocess.run([os.path.join(TOP, "tools/check-sparc-v8"), "--no-fpu",
+                            os.path.join(out, "tree/automotive/basicmath/basicmath_small")],
+                           capture_output=True, text=True)
+        check("build (hard): basicmath_small has FPU instructions", r.returncode == 1,
+              r.stdout[-300:])
+        code, text = run("reference", "--out", soft)
+        got = ref_file(soft, "automotive/basicmath", "output_small.txt")
+        check("reference --fp soft: basicmath prints what the host's build prints",
+              code == 0 and got == want, got.decode()[:200])
 
         # A GitHub-style copy: nested one level, another case for a directory.
         gh = f"{T}/gh/mibench-master"

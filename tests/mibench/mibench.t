@@ -19,6 +19,7 @@ from lib import TOP, ok, not_ok, check  # noqa: E402
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
 TIMEOUT = 60            # seconds a guest may take: dijkstra's must hit it
+FP = "leon3_pmu/fp_instructions/"
 
 
 def main():
@@ -36,8 +37,8 @@ def main():
             check(f"progress: step {i}/4 {step}", f"step {i}/4: {step}" in text)
         rows = {(row["program"], row["cpus"]): row
                 for row in csv.DictReader(open(f"{out}/mibench-small.csv"))}
-        check("table: bitcount, qsort and CRC32 on 1 and 2 CPUs, nothing else",
-              sorted(rows) == sorted((p, c) for p in ("bitcount", "qsort", "CRC32")
+        check("table: basicmath, bitcount, qsort and CRC32 on 1 and 2 CPUs, nothing else",
+              sorted(rows) == sorted((p, c) for p in ("basicmath", "bitcount", "qsort", "CRC32")
                                      for c in ("1", "2")), str(sorted(rows)))
         for (prog, cpus), row in sorted(rows.items()):
             runs = [x for x in csv.DictReader(open(f"{out}/runs-small/{prog}.{cpus}.csv"))]
@@ -68,12 +69,18 @@ def main():
               table.count(f"did not finish in {TIMEOUT} s") == 2)
         check("build failure: sha is skipped with the compiler's error",
               "sha: skipped: make failed" in table)
-        check("absent: basicmath is skipped as not in MIBENCH_DIR",
-              "basicmath: skipped: not in MIBENCH_DIR" in table)
+        check("absent: susan is skipped as not in MIBENCH_DIR",
+              "susan: skipped: not in MIBENCH_DIR" in table)
+        check("the table says the programs use the FPU", "hard float: the LEON3's FPU" in table)
+        hard = list(csv.DictReader(open(f"{out}/runs-small/basicmath.1.csv")))
+        check("basicmath (hard float) runs FPU instructions; the integer programs none",
+              all(int(x[FP]) > 0 for x in hard) and
+              all(int(x[FP]) == 0 for p in ("bitcount", "qsort", "CRC32")
+                  for x in csv.DictReader(open(f"{out}/runs-small/{p}.1.csv"))))
         png = open(f"{out}/mibench-small.png", "rb").read(8)
         check("plot: a PNG next to the CSV", png == b"\x89PNG\r\n\x1a\n")
         jobs = open(f"{out}/runs-small/joblog").read().splitlines()[1:]
-        check("the jobs ran through GNU parallel: 12 in its job log", len(jobs) == 12,
+        check("the jobs ran through GNU parallel: 14 in its job log", len(jobs) == 14,
               f"{len(jobs)} jobs")
 
         # DETERMINISTIC=1: the same job twice gives the same counts, run
@@ -85,6 +92,35 @@ def main():
             csvs.append(open(f"{out}/runs-small/qsort.2.csv").read() if r.returncode == 0 else "")
         check("deterministic mode: two jobs of qsort on 2 CPUs count exactly the same",
               csvs[0] and csvs[0] == csvs[1], f"{csvs[0]!r} vs {csvs[1]!r}")
+
+        # MIBENCH_FP=soft: basicmath in software floating point runs no
+        # FPU instruction, and pays for it in instructions.
+        soft = os.path.join(T, "soft")
+        steps = [["build", "--tree", STANDIN, "--fp", "soft"], ["reference"],
+                 ["job", "--name", "basicmath", "--cpus", "1", "--runs", "3"], ["table"]]
+        for step in steps:
+            r = subprocess.run([MIBENCH] + step + ["--out", soft], capture_output=True,
+                               text=True)
+            if step[0] in ("build", "job"):
+                check(f"soft float: mibench {step[0]} exits 0", r.returncode == 0,
+                      (r.stdout + r.stderr)[-300:])
+        runs = list(csv.DictReader(open(f"{soft}/runs-small/basicmath.1.csv")))
+        check("soft float: the three basicmath runs give the reference output",
+              len(runs) == 3 and all(x["output"] == "ok" for x in runs), str(runs))
+        check("soft float: no FPU instruction runs",
+              all(int(x[FP]) == 0 for x in runs), str([x[FP] for x in runs]))
+        # The first soft-float run of a job counts 0, 1 or 2 user
+        # instructions more than the later ones, which are exact: not
+        # explained yet (Documentation/mibench.md, issue 14's note).
+        ins = [int(x["instructions"]) for x in runs]
+        check("soft float: user instructions are exact from the second run on, "
+              "the first run up to 2 more (open)", ins[1] == ins[2] and 0 <= ins[0] - ins[1] <= 2,
+              str(ins))
+        check("soft float: more instructions than with the FPU",
+              int(runs[0]["instructions"]) > int(hard[0]["instructions"]),
+              f"{runs[0]['instructions']} soft, {hard[0]['instructions']} hard")
+        table = open(f"{soft}/mibench-small.txt").read()
+        check("soft float: the table says so", "soft float: gcc -msoft-float" in table, table[:400])
     finally:
         shutil.rmtree(T, ignore_errors=True)
     return 0
