@@ -62,6 +62,15 @@ def ref_file(out, directory, rel):
     return open(os.path.join(out, "ref-small", directory, rel), "rb").read()
 
 
+def no_fpu(out):
+    """tools/check-sparc-v8 --no-fpu on OUT's basicmath_small: exit
+    status and the end of what it printed."""
+    r = subprocess.run([os.path.join(TOP, "tools/check-sparc-v8"), "--no-fpu",
+                        os.path.join(out, "tree/automotive/basicmath/basicmath_small")],
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout[-300:]
+
+
 def main():
     T = tempfile.mkdtemp()
     try:
@@ -150,16 +159,10 @@ def main():
               code == 0 and rows["basicmath"][0] == "built" and rows["qsort"][0] == "built",
               text[-300:])
         check("build --fp soft: says it builds with soft float", "building with soft float" in text)
-        r = subprocess.run([os.path.join(TOP, "tools/check-sparc-v8"), "--no-fpu",
-                            os.path.join(soft, "tree/automotive/basicmath/basicmath_small")],
-                           capture_output=True, text=True)
-        check("build --fp soft: basicmath_small has no FPU instruction", r.returncode == 0,
-              r.stdout[-300:])
-        r = subprocess.run([os.path.join(TOP, "tools/check-sparc-v8"), "--no-fpu",
-                            os.path.join(out, "tree/automotive/basicmath/basicmath_small")],
-                           capture_output=True, text=True)
-        check("build (hard): basicmath_small has FPU instructions", r.returncode == 1,
-              r.stdout[-300:])
+        code, text = no_fpu(soft)
+        check("build --fp soft: basicmath_small has no FPU instruction", code == 0, text)
+        code, text = no_fpu(out)
+        check("build (hard): basicmath_small has FPU instructions", code == 1, text)
         code, text = run("reference", "--out", soft)
         got = ref_file(soft, "automotive/basicmath", "output_small.txt")
         check("reference --fp soft: basicmath prints what the host's build prints",
