@@ -619,10 +619,32 @@ static const struct attribute_group leon3_pmu_caps_group = {
 	.attrs = leon3_pmu_caps_attrs,
 };
 
+/*
+ * cpus: the CPUs the PMU counts on, every one.  perf takes a PMU with
+ * this file for a core PMU (as arm_pmu's): its JSON event tables and
+ * metrics apply to it.
+ */
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *page)
+{
+	return cpumap_print_to_pagebuf(true, page, cpu_possible_mask);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *leon3_pmu_cpus_attrs[] = {
+	&dev_attr_cpus.attr,
+	NULL,
+};
+
+static const struct attribute_group leon3_pmu_cpus_group = {
+	.attrs = leon3_pmu_cpus_attrs,
+};
+
 static const struct attribute_group *leon3_pmu_attr_groups[] = {
 	&leon3_pmu_format_group,
 	&leon3_pmu_events_group,
 	&leon3_pmu_caps_group,
+	&leon3_pmu_cpus_group,
 	NULL,
 };
 

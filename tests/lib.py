@@ -7,7 +7,9 @@ A test imports it with:
     from lib import TOP, CC, RUN, ok, not_ok, check
 """
 
+import json
 import os
+import re
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
@@ -27,3 +29,40 @@ def check(desc, cond, why=""):
         ok(desc)
     else:
         not_ok(f"{desc}{': ' + why if why else ''}")
+
+
+def patch_new_files(patch):
+    """{path: text} of the files a patch (git format-patch) creates."""
+    files, cur, path = {}, None, None
+    for line in open(patch).read().split("\n"):
+        m = re.match(r"diff --git a/(\S+) b/", line)
+        if m:
+            cur, path = m.group(1), None
+        elif line == "new file mode 100644":
+            path = cur
+            files[path] = []
+        elif path and line.startswith("+") and not line.startswith("+++"):
+            files[path].append(line[1:])
+    return {p: "\n".join(lines) + "\n" for p, lines in files.items()}
+
+
+PERF_JSON_DIR = "tools/perf/pmu-events/arch/sparc/"
+
+
+def perf_json():
+    """perf's LEON3 event tables as kernel/patches adds them: the files
+    {path: text}, the events {name: JSON object} and the metrics."""
+    files, events, metrics = {}, {}, []
+    pdir = os.path.join(TOP, "kernel/patches")
+    for name in sorted(os.listdir(pdir)):
+        if name.endswith(".patch"):
+            files.update((p, t) for p, t in patch_new_files(os.path.join(pdir, name)).items()
+                         if p.startswith(PERF_JSON_DIR))
+    for path, text in sorted(files.items()):
+        if path.endswith(".json"):
+            for e in json.loads(text):
+                if "MetricName" in e:
+                    metrics.append(e)
+                else:
+                    events.setdefault(e["EventName"], []).append(e)
+    return files, events, metrics

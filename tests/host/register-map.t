@@ -6,6 +6,8 @@ here, so that none can drift:
 
   kernel/leon3_pmu.h            the driver's registers and bits
   kernel/leon3_pmu_core.c       its counters and events
+  kernel/patches/               perf's LEON3 JSON events and metrics
+                                (tools/perf/pmu-events/arch/sparc/)
   tests/baremetal/pmu.h         the bare-metal tests' registers and bits
   build/qemu-src/target/sparc/  the QEMU model's registers, timing model
                                 (leon3-pmu.h) and events (leon3-pmu.c), in
@@ -21,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check  # noqa: E402
+from lib import TOP, ok, not_ok, check, perf_json as perf_json_tables  # noqa: E402
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 DRIVER_H = os.path.join(TOP, "kernel/leon3_pmu.h")
@@ -29,6 +31,42 @@ DRIVER = os.path.join(TOP, "kernel/leon3_pmu_core.c")
 BAREMETAL = os.path.join(TOP, "tests/baremetal/pmu.h")
 QEMU = os.path.join(TOP, "build/qemu-src/target/sparc/leon3-pmu.h")
 QEMU_C = os.path.join(TOP, "build/qemu-src/target/sparc/leon3-pmu.c")
+
+
+def perf_json(d, ncnt):
+    """perf's JSON event tables for the LEON3, as the kernel patch series
+    adds them: the document's events, names and descriptions, and metrics
+    of known events whose groups fit the counters."""
+    files, events, metrics = perf_json_tables()
+    check("kernel/patches: a patch adds perf's sparc mapfile.csv and LEON3 JSON files",
+          "tools/perf/pmu-events/arch/sparc/mapfile.csv" in files and
+          any(p.endswith("metrics.json") for p in files), str(sorted(files)))
+    brief = {}
+    for m in re.finditer(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \| ([^|]+?) \|", d.text, re.M):
+        brief[m.group(2)] = m.group(3)
+    doc = {n: i for i, n in d.events.items()}
+    check(f"perf JSON: every event of the document once, none else ({len(doc)} events)",
+          sorted(events) == sorted(doc) and all(len(v) == 1 for v in events.values()),
+          f"only in JSON: {sorted(set(events) - set(doc))}, "
+          f"only in the document: {sorted(set(doc) - set(events))}")
+    bad = [n for n, (e, *_) in events.items() if n in doc and
+           (int(e["EventCode"], 16) != doc[n] or
+            e["BriefDescription"] != brief[n][0].upper() + brief[n][1:] or
+            not e.get("PublicDescription"))]
+    check("perf JSON: each event's code and brief description are the document's, "
+          "and it has a public description", not bad, str(bad))
+    groups = {}
+    unknown = []
+    for m in metrics:
+        names = set(re.findall(r"[a-z_][a-z0-9_]*", m["MetricExpr"])) - {"d_ratio"}
+        unknown += [(m["MetricName"], n) for n in names if n not in doc]
+        for g in m["MetricGroup"].split(";"):
+            groups.setdefault(g, set()).update(names)
+    check(f"perf JSON: the {len(metrics)} metrics use only the document's events",
+          metrics and not unknown, str(unknown))
+    full = {g: sorted(n) for g, n in groups.items() if len(n - {"cycles"}) > ncnt}
+    check(f"perf JSON: each metric group's events fit the {ncnt} event counters and "
+          f"the cycle counter: perf stat -M GROUP never multiplexes", not full, str(full))
 
 
 # --- the document ------------------------------------------------------------
@@ -258,6 +296,8 @@ def main():
     used = {int(v, 16) for v in re.findall(r"=\s+(0x[0-9a-f]{2}),\n", text)}
     check("kernel/leon3_pmu_core.c: the generic and cache event maps use known events",
           used and used <= set(d.events), f"unknown: {sorted(used - set(d.events))}")
+
+    perf_json(d, ncnt)
 
     # The bare-metal tests.
     compare("tests/baremetal/pmu.h", Macros(BAREMETAL), copy_facts(rows, 2))

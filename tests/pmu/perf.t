@@ -4,10 +4,13 @@
 # The stock perf tool in the guest (build/perf/perf, in the initramfs)
 # against the leon3_pmu driver (loaded at boot): perf list, perf stat
 # (default events, -e lists, multiplexing, -a -A, -C, --per-thread),
-# perf record and perf report, call chains; and leon3-pidlog, the PID
-# log's timeline tool (tools/pidlog/).  Expected values come from
+# perf record and perf report, call chains; the LEON3 JSON event tables
+# and metrics (perf list, perf stat -M); and leon3-pidlog, the PID log's
+# timeline tool (tools/pidlog/).  Expected values come from
 # tests/pmu/workload.c: its loop is 3 instructions per iteration, and its
-# functions' addresses are read from the binary with nm.
+# functions' addresses are read from the binary with nm; event
+# descriptions from Documentation/pmu-registers.md; metric formulas from
+# the JSON in kernel/patches.
 
 import os
 import re
@@ -16,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, RUN, CC, ok, not_ok, check  # noqa: E402
+from lib import TOP, RUN, CC, ok, not_ok, check, perf_json  # noqa: E402
 
 KERNBASE = 0xF0000000
 PER_THREAD_RUNS = 10
@@ -31,6 +34,8 @@ echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 sec() { echo "== $1"; }
 sec events; (cd /sys/bus/event_source/devices/leon3_pmu/events && printf '%s\n' *)
 sec list; perf --no-pager list 2>/dev/null
+sec metricgroups; perf --no-pager list metricgroups 2>/dev/null
+METRIC_GROUPS
 sec stat-small; perf stat -x, -e instructions:u $w spin 1000000 2>&1
 sec stat-big; perf stat -x, -e instructions:u $w spin 9000000 2>&1
 sec stat-raw; perf stat -x, -e leon3_pmu/instructions/u $w spin 1000000 2>&1
@@ -64,6 +69,46 @@ sec pidlog
 leon3-pidlog -n 3 -- sh -c 'taskset 2 /root/workload spin 30000000 & echo "A $!"; taskset 2 /root/workload spin 30000000 & echo "B $!"; wait' 2>&1
 sec end
 """
+
+
+def doc_events():
+    """{perf name: brief description} of Documentation/pmu-registers.md."""
+    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
+    return {m.group(1): m.group(2)[0].upper() + m.group(2)[1:] for m in
+            re.finditer(r"^\| 0x[0-9A-F]{2} \| `(\w+)` \| ([^|]+?) \|", text, re.M)}
+
+
+def listed_events(lines):
+    """{name: description} of the events perf list shows for leon3_pmu."""
+    out = {}
+    for name, desc in zip(lines, lines[1:]):
+        m = re.match(r"^\s+\[(.*)\. Unit: leon3_pmu\]$", desc)
+        if m and re.match(r"^  [a-z_]+$", name):
+            out[name.strip()] = m.group(1)
+    return out
+
+
+def metric_stat(lines):
+    """perf stat -x, -M output: {event: count}, {event: % running},
+    {metric: value}."""
+    counts, running, metrics = {}, {}, {}
+    for line in lines:
+        f = line.split(",")
+        if len(f) < 7:
+            continue
+        if f[0].isdigit():
+            counts[f[2]] = int(f[0])
+            running[f[2]] = float(f[4]) if f[4] else 0.0
+        if f[5] and f[6].split():
+            metrics[f[6].split()[-1]] = float(f[5])
+    return counts, running, metrics
+
+
+def metric_value(metric, counts):
+    """A JSON metric computed from the counts, in its ScaleUnit's unit."""
+    scale = float(re.match(r"[0-9.e+-]+", metric["ScaleUnit"]).group(0))
+    env = dict(counts, d_ratio=lambda a, b: a / b if b else 0.0)
+    return eval(metric["MetricExpr"], {"__builtins__": {}}, env) * scale
 
 
 def sections(text):
@@ -142,7 +187,12 @@ def main():
         return 1
     syms = symbols(wl)
 
-    rc, out, err = boot(tmp, 2, GUEST.replace("PER_THREAD_RUNS", str(PER_THREAD_RUNS)))
+    _, _, metrics = perf_json()
+    groups = sorted({g for m in metrics for g in m["MetricGroup"].split(";")})
+    script = GUEST.replace("PER_THREAD_RUNS", str(PER_THREAD_RUNS)).replace(
+        "METRIC_GROUPS", "\n".join(f"sec metric-{g}; perf stat -x, -M {g} $w spin 1000000 2>&1"
+                                    for g in groups))
+    rc, out, err = boot(tmp, 2, script)
     s = sections(out)
     if rc or "end" not in s:
         not_ok(f"the perf session runs to its end (exit {rc}): "
@@ -150,17 +200,37 @@ def main():
         return 1
     ok("the perf session runs to its end (2 CPUs)")
 
-    # perf list shows every event of the driver under leon3_pmu/
+    # perf list shows every event of the driver, with the description of
+    # the JSON tables (pmu-events/arch/sparc), which must be the document's
     events = [e for e in s["events"] if e]
-    listed = set(re.findall(r"leon3_pmu/([a-z_]+)/", "\n".join(s["list"])))
-    check(f"perf list shows all {len(events)} leon3_pmu events",
-          len(events) == 25 and set(events) <= listed,
-          f"missing {sorted(set(events) - listed)}")
+    listed = listed_events(s["list"])
+    doc = doc_events()
+    check(f"perf list shows all {len(events)} leon3_pmu events, each with the "
+          f"document's description",
+          len(events) == 25 and sorted(events) == sorted(doc) and listed == doc,
+          f"not as the document: {sorted(set(listed.items()) ^ set(doc.items()))}")
     check("perf list shows the generic hardware and cache events",
           all(re.search(rf"^\s+{re.escape(e)}\b", "\n".join(s["list"]), re.M)
               for e in ("instructions", "cpu-cycles OR cycles",
                         "branch-instructions OR branches",
                         "L1-dcache-load-misses", "dTLB-load-misses")))
+
+    # the metrics: every group listed, counted without multiplexing, and
+    # each metric what its formula gives on the counts perf printed
+    check(f"perf list metricgroups: the {len(groups)} LEON3 metric groups",
+          groups and set(groups) <= {x.strip() for x in s["metricgroups"]},
+          " | ".join(s["metricgroups"]))
+    for g in groups:
+        counts, running, shown = metric_stat(s.get(f"metric-{g}", []))
+        want = [m for m in metrics if g in m["MetricGroup"].split(";")]
+        check(f"perf stat -M {g}: its events count all the time (no multiplexing)",
+              counts and all(r == 100.0 for r in running.values()), str(running))
+        bad = [(m["MetricName"], shown.get(m["MetricName"]),
+                round(metric_value(m, counts), 3) if counts else None) for m in want
+               if m["MetricName"] not in shown or not counts or
+               abs(shown[m["MetricName"]] - metric_value(m, counts)) > 0.051]
+        check(f"perf stat -M {g}: {', '.join(m['MetricName'] for m in want)} as their "
+              f"formulas give on the counts", not bad, f"(shown, computed): {bad}")
 
     # perf stat: exact counts, generic and raw alike
     small = csv_counts(s["stat-small"], "instructions:u")
