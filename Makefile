@@ -23,11 +23,11 @@ CPUS ?= 1
 MEM ?= 256M
 CACHES ?= on
 
-all: toolchain qemu qemu-baseline kernel busybox perf prom rootfs module
+all: toolchain qemu qemu-baseline kernel busybox elfutils perf prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
-	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox perf prom rootfs) and the module'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils perf prom rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1..4, MEM=256M,'
 	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits)'
 	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
@@ -47,6 +47,7 @@ help:
 	@echo '  make module          the leon3_pmu driver (kernel/) -> build/module/leon3_pmu.ko'
 	@echo '  make module-debug    the driver for the debug kernel -> build/module-debug/leon3_pmu.ko'
 	@echo '  make busybox         static busybox for the guest'
+	@echo '  make elfutils        static libelf and libdw (zlib, liblzma, libbz2, libzstd) for perf'
 	@echo '  make perf            the kernel'"'"'s perf tool, static for the guest -> build/perf/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
@@ -65,7 +66,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox perf prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils perf prom rootfs: deps
 	@$(STAGE) $@
 
 ROUNDS ?= 7
