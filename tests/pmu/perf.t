@@ -12,6 +12,7 @@
 # descriptions from Documentation/pmu-registers.md; metric formulas from
 # the JSON in kernel/patches.
 
+import bisect
 import os
 import re
 import subprocess
@@ -65,6 +66,9 @@ perf script -i /tmp/g.data -F ip 2>&1
 sec script-kernel
 perf record -q -g -e instructions:k -c 100003 -o /tmp/k.data -- ls -R /sys/bus >/dev/null 2>&1
 perf script -i /tmp/k.data -F ip 2>&1
+sec report-sym; perf report -i /tmp/g.data --stdio --no-children --sort sym -g none 2>&1 | grep '%'
+sec script-usym; perf script -i /tmp/g.data -F ip,sym 2>&1
+sec script-ksym; perf script -i /tmp/k.data -F ip,sym 2>&1
 sec pidlog
 leon3-pidlog -n 3 -- sh -c 'taskset 2 /root/workload spin 30000000 & echo "A $!"; taskset 2 /root/workload spin 30000000 & echo "B $!"; wait' 2>&1
 sec end
@@ -143,6 +147,42 @@ def symbols(binary):
         if len(f) == 4 and f[3] in ("work", "outer", "main"):
             syms[f[3]] = (int(f[0], 16), int(f[0], 16) + int(f[1], 16))
     return syms
+
+
+def function_symbols(nm_lines):
+    """[(start, end, name)] of the functions in nm -S output, sorted."""
+    out = []
+    for line in nm_lines:
+        f = line.split()
+        if len(f) == 4 and f[2] in "TtWw":
+            out.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16), f[3]))
+    return sorted(out)
+
+
+def kernel_symbols():
+    """{address: names} of the kernel's text symbols (build/linux/System.map):
+    aliases such as sys_statx and __se_sys_statx share an address."""
+    out = {}
+    for line in open(os.path.join(TOP, "build/linux/System.map")):
+        f = line.split()
+        if len(f) == 3 and f[1] in "Tt":
+            out.setdefault(int(f[0], 16), set()).add(f[2])
+    return out
+
+
+def symbol_chains(lines):
+    """perf script -F ip,sym call chains: lists of (ip, symbol name)."""
+    out, cur = [], []
+    for line in lines:
+        m = re.match(r"^\s+([0-9a-f]+) (\S+)", line)
+        if m:
+            cur.append((int(m.group(1), 16), re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))))
+        elif not line.strip() and cur:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
 
 
 def chains(lines):
@@ -327,6 +367,35 @@ def main():
     deep = [c for c in kch if len(c) >= 3]
     check("perf record -g: kernel samples have kernel call chains (3+ frames)",
           kch and len(deep) >= 0.5 * len(kch), f"{len(deep)} of {len(kch)}")
+
+    # symbols (perf with libelf): perf names each frame as nm and the
+    # kernel's System.map do
+    rep = [line.split() for line in s["report-sym"] if "%" in line]
+    check("perf report --sort sym: the user samples are all in work()",
+          rep and rep[0][0] == "100.00%" and rep[0][-1] == "work", str(rep))
+    nm = subprocess.run(["sparc64-linux-gnu-nm", "-S", wl], capture_output=True,
+                        text=True).stdout.splitlines()
+    funcs = function_symbols(nm)
+    wrong = [(hex(ip), sym) for c in symbol_chains(s["script-usym"]) for ip, sym in c
+             if ip and not any(a <= ip < b and sym == n for a, b, n in funcs)]
+    uframes = sum(len(c) for c in symbol_chains(s["script-usym"]))
+    check("perf script -F ip,sym: every user frame named as nm names its address",
+          uframes and not wrong, f"{len(wrong)} of {uframes}: {wrong[:5]}")
+    ksyms = kernel_symbols()
+    kaddr = sorted(ksyms)
+    text = [a for a, names in ksyms.items() if names & {"_stext", "_etext"}]
+    kwrong, kframes = [], 0
+    for c in symbol_chains(s["script-ksym"]):
+        for ip, sym in c:
+            if not min(text) <= ip < max(text):
+                continue        # user frames, and one outside the text (0xfff00000 seen)
+            kframes += 1
+            i = bisect.bisect_right(kaddr, ip) - 1
+            names = ksyms[kaddr[i]] if i >= 0 else set()
+            if sym not in names:
+                kwrong.append((hex(ip), sym, sorted(names)))
+    check("perf script -F ip,sym: every kernel frame named as System.map names its address",
+          kframes and not kwrong, f"{len(kwrong)} of {kframes}: {kwrong[:5]}")
 
     # leon3-pidlog: both workloads, taking turns on CPU 1
     pl = s["pidlog"]

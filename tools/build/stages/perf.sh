@@ -2,37 +2,47 @@
 # perf, the kernel's own tool (tools/perf of the patched kernel source),
 # cross-built static for LEON3 with the project toolchain.
 #
-# The guest has no libraries, so every optional library perf can use is
-# off: no libelf (symbols are not resolved in the guest: perf report
-# shows addresses), no libtraceevent (sparc32 has no tracing), no
-# Python, Perl, BPF, unwinders or compression.  The JSON event tables
-# and metrics (pmu-events, the LEON3's from the kernel patch series) are
-# compiled in: jevents runs on the host's python3.
+# With libelf and libdw (the elfutils stage, static, with zlib, liblzma
+# and libzstd), perf report and perf script name user and kernel
+# functions.  Every other optional library is off: no libtraceevent
+# (sparc32 has no tracing), no Python, Perl, BPF or unwinders.  The
+# JSON event tables and metrics (pmu-events, the LEON3's from the kernel
+# patch series) are compiled in: jevents runs on the host's python3.
 
-STAGE_DEPS="toolchain kernel"
+STAGE_DEPS="toolchain kernel elfutils"
 STAGE_INPUTS=""
 
 stage_host_id() {
-	dpkg-query -W flex bison make python3
+	dpkg-query -W flex bison make python3 pkg-config
 }
 
-PERF_OFF=(NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
+PERF_OFF=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1
-	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1
-	NO_LIBBABELTRACE=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
+	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
 	NO_CAPSTONE=1 NO_LIBLLVM=1 NO_DEMANGLE=1 NO_LIBPFM4=1)
 
 stage_build() {
-	local tc src
+	local tc src elf
 	tc=$(dep_path toolchain)
 	src=$(dep_path kernel)/src
+	elf=$(dep_path elfutils)
 	export PATH="$tc/bin:$PATH"
 	step "compiling perf from Linux $(lock_version linux) (tools/perf)"
 	# perf writes only to O=: the kernel stage's source stays as it is.
 	mkdir -p "$WORK/perf"
+	# pkg-config gives perf libdw's version (static libdw since 0.177
+	# needs no -lebl), from the elfutils stage only.
 	make -C "$src/tools/perf" O="$WORK/perf" ARCH=sparc \
-		CROSS_COMPILE=$TARGET- LDFLAGS=-static WERROR=0 \
+		CROSS_COMPILE=$TARGET- WERROR=0 \
+		LDFLAGS="-static -L$elf/lib" EXTRA_CFLAGS="-I$elf/include" \
+		LIBDW_DIR="$elf" PKG_CONFIG_LIBDIR="$elf/lib/pkgconfig" \
+		PKG_CONFIG_PATH="$elf/lib/pkgconfig" \
 		"${PERF_OFF[@]}" -j"$JOBS"
+	# perf only warns when it leaves a library out: insist on these.
+	for f in libelf dwarf zlib; do
+		grep -qx "feature-$f=1" "$WORK/perf/FEATURE-DUMP" ||
+			die "perf was built without $f (see $WORK/perf/FEATURE-DUMP)"
+	done
 	mkdir -p "$OUT/bin"
 	sparc64-linux-gnu-strip -o "$OUT/bin/perf" "$WORK/perf/perf"
 	file "$OUT/bin/perf"
