@@ -49,6 +49,14 @@ def patch_new_files(patch):
 PERF_JSON_DIR = "tools/perf/pmu-events/arch/sparc/"
 
 
+def doc_event_descriptions():
+    """{perf name: description} of the event table in
+    Documentation/pmu-registers.md, capitalized as perf shows it."""
+    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
+    return {m.group(1): m.group(2)[0].upper() + m.group(2)[1:] for m in
+            re.finditer(r"^\| 0x[0-9A-F]{2} \| `(\w+)` \| ([^|]+?) \|", text, re.M)}
+
+
 def perf_json():
     """perf's LEON3 event tables as kernel/patches adds them: the files
     {path: text}, the events {name: JSON object} and the metrics."""

@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check, perf_json as perf_json_tables  # noqa: E402
+from lib import TOP, ok, not_ok, check, doc_event_descriptions, perf_json as perf_json_tables  # noqa: E402
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 DRIVER_H = os.path.join(TOP, "kernel/leon3_pmu.h")
@@ -41,9 +41,7 @@ def perf_json(d, ncnt):
     check("kernel/patches: a patch adds perf's sparc mapfile.csv and LEON3 JSON files",
           "tools/perf/pmu-events/arch/sparc/mapfile.csv" in files and
           any(p.endswith("metrics.json") for p in files), str(sorted(files)))
-    brief = {}
-    for m in re.finditer(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \| ([^|]+?) \|", d.text, re.M):
-        brief[m.group(2)] = m.group(3)
+    brief = doc_event_descriptions()
     doc = {n: i for i, n in d.events.items()}
     check(f"perf JSON: every event of the document once, none else ({len(doc)} events)",
           sorted(events) == sorted(doc) and all(len(v) == 1 for v in events.values()),
@@ -51,7 +49,7 @@ def perf_json(d, ncnt):
           f"only in the document: {sorted(set(doc) - set(events))}")
     bad = [n for n, (e, *_) in events.items() if n in doc and
            (int(e["EventCode"], 16) != doc[n] or
-            e["BriefDescription"] != brief[n][0].upper() + brief[n][1:] or
+            e["BriefDescription"] != brief[n] or
             not e.get("PublicDescription"))]
     check("perf JSON: each event's code and brief description are the document's, "
           "and it has a public description", not bad, str(bad))

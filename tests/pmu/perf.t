@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, RUN, CC, ok, not_ok, check, perf_json  # noqa: E402
+from lib import TOP, RUN, CC, ok, not_ok, check, perf_json, doc_event_descriptions  # noqa: E402
 
 KERNBASE = 0xF0000000
 PER_THREAD_RUNS = 10
@@ -73,13 +73,6 @@ sec pidlog
 leon3-pidlog -n 3 -- sh -c 'taskset 2 /root/workload spin 30000000 & echo "A $!"; taskset 2 /root/workload spin 30000000 & echo "B $!"; wait' 2>&1
 sec end
 """
-
-
-def doc_events():
-    """{perf name: brief description} of Documentation/pmu-registers.md."""
-    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
-    return {m.group(1): m.group(2)[0].upper() + m.group(2)[1:] for m in
-            re.finditer(r"^\| 0x[0-9A-F]{2} \| `(\w+)` \| ([^|]+?) \|", text, re.M)}
 
 
 def listed_events(lines):
@@ -137,26 +130,16 @@ def csv_counts(lines, event):
     return vals
 
 
-def symbols(binary):
-    """{name: (start, end)} of the workload's functions, from nm."""
+def function_symbols(binary):
+    """[(start, end, name)] of a binary's functions, from nm -S, sorted."""
     out = subprocess.run(["sparc64-linux-gnu-nm", "-S", binary], check=True,
                          capture_output=True, text=True).stdout
-    syms = {}
+    funcs = []
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 4 and f[3] in ("work", "outer", "main"):
-            syms[f[3]] = (int(f[0], 16), int(f[0], 16) + int(f[1], 16))
-    return syms
-
-
-def function_symbols(nm_lines):
-    """[(start, end, name)] of the functions in nm -S output, sorted."""
-    out = []
-    for line in nm_lines:
-        f = line.split()
         if len(f) == 4 and f[2] in "TtWw":
-            out.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16), f[3]))
-    return sorted(out)
+            funcs.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16), f[3]))
+    return sorted(funcs)
 
 
 def kernel_symbols():
@@ -225,7 +208,8 @@ def main():
     if cc.returncode:
         not_ok(f"workload.c builds: {cc.stderr.strip()[:300]}")
         return 1
-    syms = symbols(wl)
+    funcs = function_symbols(wl)
+    syms = {n: (a, b) for a, b, n in funcs if n in ("work", "outer", "main")}
 
     _, _, metrics = perf_json()
     groups = sorted({g for m in metrics for g in m["MetricGroup"].split(";")})
@@ -244,7 +228,7 @@ def main():
     # the JSON tables (pmu-events/arch/sparc), which must be the document's
     events = [e for e in s["events"] if e]
     listed = listed_events(s["list"])
-    doc = doc_events()
+    doc = doc_event_descriptions()
     check(f"perf list shows all {len(events)} leon3_pmu events, each with the "
           f"document's description",
           len(events) == 25 and sorted(events) == sorted(doc) and listed == doc,
@@ -373,21 +357,20 @@ def main():
     rep = [line.split() for line in s["report-sym"] if "%" in line]
     check("perf report --sort sym: the user samples are all in work()",
           rep and rep[0][0] == "100.00%" and rep[0][-1] == "work", str(rep))
-    nm = subprocess.run(["sparc64-linux-gnu-nm", "-S", wl], capture_output=True,
-                        text=True).stdout.splitlines()
-    funcs = function_symbols(nm)
-    wrong = [(hex(ip), sym) for c in symbol_chains(s["script-usym"]) for ip, sym in c
+    uchains = symbol_chains(s["script-usym"])
+    wrong = [(hex(ip), sym) for c in uchains for ip, sym in c
              if ip and not any(a <= ip < b and sym == n for a, b, n in funcs)]
-    uframes = sum(len(c) for c in symbol_chains(s["script-usym"]))
+    uframes = sum(len(c) for c in uchains)
     check("perf script -F ip,sym: every user frame named as nm names its address",
           uframes and not wrong, f"{len(wrong)} of {uframes}: {wrong[:5]}")
     ksyms = kernel_symbols()
     kaddr = sorted(ksyms)
-    text = [a for a, names in ksyms.items() if names & {"_stext", "_etext"}]
+    stext, etext = (min(a for a, names in ksyms.items() if n in names)
+                    for n in ("_stext", "_etext"))
     kwrong, kframes = [], 0
     for c in symbol_chains(s["script-ksym"]):
         for ip, sym in c:
-            if not min(text) <= ip < max(text):
+            if not stext <= ip < etext:
                 continue        # user frames, and one outside the text (0xfff00000 seen)
             kframes += 1
             i = bisect.bisect_right(kaddr, ip) - 1
