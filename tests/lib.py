@@ -10,6 +10,7 @@ A test imports it with:
 import json
 import os
 import re
+import subprocess
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
@@ -74,3 +75,67 @@ def perf_json():
                 else:
                     events.setdefault(e["EventName"], []).append(e)
     return files, events, metrics
+
+
+# Helpers of the perf tests (tests/pmu/perf*.t)
+
+KERNBASE = 0xF0000000
+
+
+def build_workload(tmp):
+    """tests/pmu/workload.c built static into TMP/workload: its path, or
+    the compiler's complaint as an exception."""
+    out = os.path.join(tmp, "workload")
+    cc = subprocess.run([CC, "-static", "-pthread", "-O2", "-g", "-Wall", "-Werror",
+                         "-fno-optimize-sibling-calls",
+                         os.path.join(TOP, "tests/pmu/workload.c"), "-o", out],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        raise RuntimeError(f"workload.c does not build: {cc.stderr.strip()[:300]}")
+    return out
+
+
+def sections(text):
+    """A guest script's output, cut at its lines "== NAME": {NAME: lines}."""
+    out, name = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^== (\S+)$", line)
+        if m:
+            name = m.group(1)
+            out[name] = []
+        elif name:
+            out[name].append(line)
+    return out
+
+
+def csv_counts(lines, event):
+    """Values of EVENT in perf stat -x, output (None where not counted)."""
+    vals = []
+    for line in lines:
+        f = line.split(",")
+        if len(f) > 3 and f[2] == event:
+            vals.append(int(f[0]) if f[0].isdigit() else None)
+    return vals
+
+
+def function_symbols(binary):
+    """[(start, end, name)] of a binary's functions, from nm -S, sorted."""
+    out = subprocess.run(["sparc64-linux-gnu-nm", "-S", binary], check=True,
+                         capture_output=True, text=True).stdout
+    funcs = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "TtWw":
+            funcs.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16), f[3]))
+    return sorted(funcs)
+
+
+def kernel_symbols():
+    """{address: names} of the kernel's text symbols (build/linux/System.map):
+    aliases such as sys_statx and __se_sys_statx share an address."""
+    out = {}
+    for line in open(os.path.join(TOP, "build/linux/System.map")):
+        f = line.split()
+        if len(f) == 3 and f[1] in "Tt":
+            out.setdefault(int(f[0], 16), set()).add(f[2])
+    return out
