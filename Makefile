@@ -16,18 +16,19 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
-	kernel kernel-debug busybox perf prom rootfs toolchain-env kernel-menuconfig check \
+	kernel kernel-debug busybox elfutils perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
 	test run bench-qemu bench-perf mibench fuzz module module-debug clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
 CACHES ?= on
 
-all: toolchain qemu qemu-baseline kernel busybox elfutils perf prom rootfs module
+all: toolchain qemu qemu-baseline kernel busybox elfutils perf perf-host prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
-	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils perf prom rootfs) and the module'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils perf perf-host prom'
+	@echo '                       rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1..4, MEM=256M,'
 	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits)'
 	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
@@ -49,6 +50,7 @@ help:
 	@echo '  make busybox         static busybox for the guest'
 	@echo '  make elfutils        static libelf and libdw (zlib, liblzma, libbz2, libzstd) for perf'
 	@echo '  make perf            the kernel'"'"'s perf tool, static for the guest -> build/perf/perf'
+	@echo '  make perf-host       the same perf for the host, to read the guest'"'"'s perf.data -> build/perf-host/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'
@@ -66,7 +68,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils perf prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils perf perf-host prom rootfs: deps
 	@$(STAGE) $@
 
 ROUNDS ?= 7
