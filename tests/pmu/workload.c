@@ -7,7 +7,13 @@
  *   workload threads N   two threads, with N and 3N iterations; they
  *                        start once a line comes on stdin, so that perf
  *                        can attach to all three threads first
+ *   workload team N M    two threads with work of different kinds,
+ *                        started by a line on stdin as above: "spin"
+ *                        runs work(N) through outer(); "stream" runs
+ *                        stream(M): M loads, each a D-cache miss
+ *                        (Documentation/driver.md's per-thread walkthrough)
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +34,35 @@ __asm__(".text\n"
 	"	ret\n"
 	"	 restore %g0, 1, %o0\n"
 	".size work, . - work\n");
+
+/*
+ * stream(buf, m): m loads of one word from each STREAM_STRIDE bytes of
+ * buf, wrapping around every STREAM_BYTES: 6 instructions an iteration.
+ * With a stride no smaller than the D-cache line and a buffer larger
+ * than the D-cache, every load misses (LRU).
+ */
+#define STREAM_STRIDE 16
+#define STREAM_BYTES 65536
+long stream(const long *buf, long m);
+__asm__(".text\n"
+	".align 4\n"
+	".global stream\n"
+	".type stream, #function\n"
+	"stream:\n"
+	"	save %sp, -96, %sp\n"
+	"	set 0xfff0, %l2\n"		/* (STREAM_BYTES - 1) & -STREAM_STRIDE */
+	"	mov 0, %l1\n"
+	"1:	ld [%i0 + %l1], %l0\n"
+	"	add %l1, 16, %l1\n"		/* STREAM_STRIDE */
+	"	and %l1, %l2, %l1\n"
+	"	subcc %i1, 1, %i1\n"
+	"	bne 1b\n"
+	"	 nop\n"
+	"	ret\n"
+	"	 restore %g0, 0, %o0\n"
+	".size stream, . - stream\n");
+
+static long stream_buf[STREAM_BYTES / sizeof(long)];
 
 /* A caller of its own, so that call chains read work, outer, main */
 __attribute__((noinline)) long outer(long n)
@@ -57,11 +92,39 @@ static void *thread_work(void *arg)
 	return NULL;
 }
 
+static void *spin_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "spin");
+	pthread_barrier_wait(&start);
+	outer((long)arg);
+	return NULL;
+}
+
+static void *stream_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "stream");
+	pthread_barrier_wait(&start);
+	stream(stream_buf, (long)arg);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? number(argv[2]) : 0;
 	pthread_t a, b;
 	char line[16];
+
+	if (argc == 4 && !strcmp(argv[1], "team")) {
+		pthread_barrier_init(&start, NULL, 3);
+		pthread_create(&a, NULL, spin_thread, (void *)n);
+		pthread_create(&b, NULL, stream_thread, (void *)number(argv[3]));
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+		pthread_barrier_wait(&start);
+		pthread_join(a, NULL);
+		pthread_join(b, NULL);
+		return 0;
+	}
 
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return outer(n) != 2;
@@ -76,6 +139,6 @@ int main(int argc, char **argv)
 		pthread_join(b, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin N | threads N\n");
+	fprintf(stderr, "usage: workload spin N | threads N | team N M\n");
 	return 2;
 }
