@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel kernel-debug busybox elfutils perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-perf mibench fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-perf bench-record mibench fuzz module module-debug clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
@@ -35,6 +35,7 @@ help:
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
+	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
@@ -77,6 +78,9 @@ bench-qemu: toolchain qemu qemu-baseline
 
 bench-perf: all
 	@tools/bench/perf-overhead $(ROUNDS)
+
+bench-record: all
+	@tools/bench/perf-record-rate $(or $(RECORD_ROUNDS),3)
 
 # MiBench in the guest under perf stat (tools/mibench/mibench, Documentation/mibench.md)
 MIBENCH_INPUT ?= small
