@@ -58,6 +58,13 @@ def doc_event_descriptions():
             re.finditer(r"^\| 0x[0-9A-F]{2} \| `(\w+)` \| ([^|]+?) \|", text, re.M)}
 
 
+def doc_event_codes():
+    """{perf name: event number} of Documentation/pmu-registers.md's table."""
+    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
+    return {m.group(2): int(m.group(1), 16) for m in
+            re.finditer(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \|", text, re.M)}
+
+
 def perf_json():
     """perf's LEON3 event tables as kernel/patches adds them: the files
     {path: text}, the events {name: JSON object} and the metrics."""

@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (RUN, KERNBASE, ok, not_ok, check, perf_json,  # noqa: E402
-                 doc_event_descriptions, build_workload, sections, csv_counts,
+                 doc_event_descriptions, doc_event_codes, build_workload, sections, csv_counts,
                  function_symbols, kernel_symbols)
 
 PER_THREAD_RUNS = 10
@@ -37,6 +37,7 @@ sec() { echo "== $1"; }
 sec events; (cd /sys/bus/event_source/devices/leon3_pmu/events && printf '%s\n' *)
 sec list; perf --no-pager list 2>/dev/null
 sec metricgroups; perf --no-pager list metricgroups 2>/dev/null
+sec list-details; perf --no-pager list --details 2>/dev/null
 METRIC_GROUPS
 sec stat-small; perf stat -x, -e instructions:u $w spin 1000000 2>&1
 sec stat-big; perf stat -x, -e instructions:u $w spin 9000000 2>&1
@@ -191,6 +192,28 @@ def main():
               for e in ("instructions", "cpu-cycles OR cycles",
                         "branch-instructions OR branches",
                         "L1-dcache-load-misses", "dTLB-load-misses")))
+
+    # perf list --details: each event's encoding, each metric's formula
+    det = s["list-details"]
+    enc = {}
+    for name, desc, code in zip(det, det[1:], det[2:]):
+        m = re.match(r"^\s+leon3_pmu/event=(0x[0-9a-f]+|\d+)/$", code)
+        if m and re.match(r"^  [a-z_]+$", name) and "Unit: leon3_pmu" in desc:
+            enc[name.strip()] = int(m.group(1), 0)
+    check("perf list --details: every leon3_pmu event with the document's event number",
+          enc == doc_event_codes(), f"{sorted(set(enc.items()) ^ set(doc_event_codes().items()))}")
+    def formula(expr):
+        """EXPR without blanks, its numbers as floats (jevents writes 1000 as 1e3)"""
+        return re.sub(r"(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?",
+                      lambda n: repr(float(n.group(0))), re.sub(r"\s", "", expr))
+    forms = {}
+    for name, desc, expr in zip(det, det[1:], det[2:]):
+        if re.match(r"^  [a-z0-9_]+$", name) and re.match(r"^\s+\[", expr):
+            forms[name.strip()] = formula(expr.strip()[1:-1])
+    wrong = [(m["MetricName"], forms.get(m["MetricName"])) for m in metrics
+             if forms.get(m["MetricName"]) != formula(m["MetricExpr"])]
+    check(f"perf list --details: the {len(metrics)} metrics with their JSON formulas",
+          metrics and not wrong, str(wrong[:5]))
 
     # the metrics: every group listed, counted without multiplexing, and
     # each metric what its formula gives on the counts perf printed
