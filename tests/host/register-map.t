@@ -9,6 +9,8 @@ here, so that none can drift:
   kernel/patches/               perf's LEON3 JSON events and metrics
                                 (tools/perf/pmu-events/arch/sparc/)
   tests/baremetal/pmu.h         the bare-metal tests' registers and bits
+  tools/libpfm4/patches/        libpfm4's LEON3 event table
+                                (lib/events/sparc_leon3_events.h)
   build/qemu-src/target/sparc/  the QEMU model's registers, timing model
                                 (leon3-pmu.h) and events (leon3-pmu.c), in
                                 the patched source the qemu stage keeps
@@ -23,7 +25,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check, doc_event_descriptions, perf_json as perf_json_tables  # noqa: E402
+from lib import (TOP, ok, not_ok, check, doc_event_descriptions, patch_new_files,  # noqa: E402
+                 perf_json as perf_json_tables)
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 DRIVER_H = os.path.join(TOP, "kernel/leon3_pmu.h")
@@ -68,6 +71,34 @@ def perf_json(d, ncnt):
 
 
 # --- the document ------------------------------------------------------------
+
+def libpfm4(d):
+    """libpfm4's LEON3 event table, as tools/libpfm4/patches adds it: the
+    document's events, their perf names in upper case, each description
+    starting with the document's."""
+    pdir = os.path.join(TOP, "tools/libpfm4/patches")
+    files = {}
+    for p in sorted(os.listdir(pdir)):
+        if p.endswith(".patch"):
+            files.update(patch_new_files(os.path.join(pdir, p)))
+    path = "lib/events/sparc_leon3_events.h"
+    text = files.get(path, "")
+    check(f"tools/libpfm4/patches: a patch adds {path}", text, str(sorted(files)))
+    entries = re.findall(r'\.name = "(\w+)",\s*\.desc = "([^"]+)",\s*\.code = (0x[0-9a-f]+),', text)
+    got = {}
+    for name, desc, code in entries:
+        got.setdefault(name, []).append((int(code, 16), desc))
+    doc = {n.upper(): i for i, n in d.events.items()}
+    check(f"libpfm4 leon3: every event of the document once, none else ({len(doc)} events)",
+          sorted(got) == sorted(doc) and all(len(v) == 1 for v in got.values()),
+          f"only in libpfm4: {sorted(set(got) - set(doc))}, "
+          f"only in the document: {sorted(set(doc) - set(got))}")
+    brief = {n.upper(): b for n, b in doc_event_descriptions().items()}
+    bad = [n for n, [(code, desc)] in ((n, v[:1]) for n, v in got.items())
+           if n in doc and (code != doc[n] or not desc.startswith(brief[n]))]
+    check("libpfm4 leon3: each event's code is the document's and its description "
+          "starts with the document's", entries and not bad, str(bad))
+
 
 def doc_tables(text):
     """Register rows {NAME: (base, stride, bits text)}, event rows {id: name}
@@ -296,6 +327,7 @@ def main():
           used and used <= set(d.events), f"unknown: {sorted(used - set(d.events))}")
 
     perf_json(d, ncnt)
+    libpfm4(d)
 
     # The bare-metal tests.
     compare("tests/baremetal/pmu.h", Macros(BAREMETAL), copy_facts(rows, 2))
