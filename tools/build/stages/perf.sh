@@ -4,12 +4,14 @@
 #
 # With libelf and libdw (the elfutils stage, static, with zlib, liblzma
 # and libzstd), perf report and perf script name user and kernel
-# functions.  Every other optional library is off: no libtraceevent
+# functions; with libpfm4 (the libpfm4 stage, with the LEON3 model),
+# perf stat --pfm-events takes libpfm4's event names.  Every other
+# optional library is off: no libtraceevent
 # (sparc32 has no tracing), no Python, Perl, BPF or unwinders.  The
 # JSON event tables and metrics (pmu-events, the LEON3's from the kernel
 # patch series) are compiled in: jevents runs on the host's python3.
 
-STAGE_DEPS="toolchain kernel elfutils"
+STAGE_DEPS="toolchain kernel elfutils libpfm4"
 STAGE_INPUTS=""
 
 stage_host_id() {
@@ -19,13 +21,14 @@ stage_host_id() {
 PERF_OFF=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1
 	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
-	NO_CAPSTONE=1 NO_LIBLLVM=1 NO_DEMANGLE=1 NO_LIBPFM4=1)
+	NO_CAPSTONE=1 NO_LIBLLVM=1 NO_DEMANGLE=1)
 
 stage_build() {
-	local tc src elf
+	local tc src elf pfm
 	tc=$(dep_path toolchain)
 	src=$(dep_path kernel)/src
 	elf=$(dep_path elfutils)
+	pfm=$(dep_path libpfm4)
 	export PATH="$tc/bin:$PATH"
 	step "compiling perf from Linux $(lock_version linux) (tools/perf)"
 	# perf writes only to O=: the kernel stage's source stays as it is.
@@ -34,15 +37,18 @@ stage_build() {
 	# needs no -lebl), from the elfutils stage only.
 	make -C "$src/tools/perf" O="$WORK/perf" ARCH=sparc \
 		CROSS_COMPILE=$TARGET- WERROR=0 \
-		LDFLAGS="-static -L$elf/lib" EXTRA_CFLAGS="-I$elf/include" \
+		LDFLAGS="-static -L$elf/lib -L$pfm/lib" EXTRA_CFLAGS="-I$elf/include -I$pfm/include" \
 		LIBDW_DIR="$elf" PKG_CONFIG_LIBDIR="$elf/lib/pkgconfig" \
 		PKG_CONFIG_PATH="$elf/lib/pkgconfig" \
-		"${PERF_OFF[@]}" -j"$JOBS"
+		LIBPFM4=1 "${PERF_OFF[@]}" -j"$JOBS"
 	# perf only warns when it leaves a library out: insist on these.
 	for f in libelf dwarf zlib; do
 		grep -qx "feature-$f=1" "$WORK/perf/FEATURE-DUMP" ||
 			die "perf was built without $f (see $WORK/perf/FEATURE-DUMP)"
 	done
+	# (grep reads all of nm's output: -q would end nm with SIGPIPE, a failure under pipefail)
+	sparc64-linux-gnu-nm "$WORK/perf/perf" | grep -w pfm_get_os_event_encoding >/dev/null ||
+		die "perf was built without libpfm4 (see the libpfm4 lines of $LOG)"
 	mkdir -p "$OUT/bin"
 	sparc64-linux-gnu-strip -o "$OUT/bin/perf" "$WORK/perf/perf"
 	file "$OUT/bin/perf"
