@@ -16,19 +16,19 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
-	kernel kernel-debug busybox elfutils libpfm4 perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
+	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
 	test run bench-qemu bench-perf bench-record mibench fuzz module module-debug clean cache-clean
 
 CPUS ?= 1
 MEM ?= 256M
 CACHES ?= on
 
-all: toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 perf perf-host prom rootfs module
+all: toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 papi perf perf-host prom rootfs module
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
-	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 perf'
-	@echo '                       perf-host prom rootfs) and the module'
+	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 papi'
+	@echo '                       perf perf-host prom rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1..4, MEM=256M,'
 	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits)'
 	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
@@ -52,6 +52,8 @@ help:
 	@echo '  make elfutils        static libelf and libdw (zlib, liblzma, libbz2, libzstd) for perf'
 	@echo '  make libpfm4         libpfm4 with the LEON3 PMU model (tools/libpfm4/patches), static for the guest'
 	@echo '                       -> build/libpfm4 (lib, include, bin: showevtinfo, check_events, validate, perf_examples)'
+	@echo '  make papi            PAPI with the LEON3 presets (tools/papi/patches) on that libpfm4, static for the guest'
+	@echo '                       -> build/papi (lib, include, bin: papi_avail ..., ctests, validation_tests)'
 	@echo '  make perf            the kernel'"'"'s perf tool, static for the guest, with libpfm4 -> build/perf/perf'
 	@echo '  make perf-host       the same perf for the host, to read the guest'"'"'s perf.data -> build/perf-host/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
@@ -71,7 +73,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils libpfm4 perf perf-host prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs: deps
 	@$(STAGE) $@
 
 ROUNDS ?= 7

@@ -48,6 +48,11 @@ check "libgcc and gcc's crt files are pure V8" "$chk" \
 	"$tc/sparc-leon3-linux-gnu/lib"
 check "busybox is pure V8" "$chk" "$TOP/build/rootfs/busybox"
 check "perf (tools/perf of the kernel tree, static) is pure V8" "$chk" "$TOP/build/perf/perf"
+check "libpfm4 (libpfm.a, showevtinfo, check_events, validate, perf_examples) is pure V8" "$chk" \
+	"$TOP/build/libpfm4/lib/libpfm.a" "$TOP/build/libpfm4/bin"
+check "PAPI (libpapi.a, the utilities, ctests and validation tests) is pure V8" "$chk" \
+	"$TOP/build/papi/lib/libpapi.a" "$TOP/build/papi/bin" "$TOP/build/papi/ctests" \
+	"$TOP/build/papi/validation_tests"
 "$cc" -static -O2 "$TOP/tools/pidlog/leon3-pidlog.c" -o "$T/leon3-pidlog"
 check "leon3-pidlog is pure V8" "$chk" "$T/leon3-pidlog"
 check "a static pthread program is pure V8" "$chk" "$T/smoke"

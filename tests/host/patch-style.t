@@ -117,23 +117,26 @@ for p in $(series_patches "$g/series"); do
 	is "glibc-patches: $p adds no trailing whitespace and no line over 79 columns" "$bad" ""
 done
 
-# libpfm4 has no checkpatch either: its series is checked for a mailed
-# patch's parts ([PATCH i/N] subjects in the series' order, a message of
-# its own, a Signed-off-by) and, in what it adds, no trailing whitespace
-# and no space before a tab (libpfm4 indents with tabs).
-l="$TOP/tools/libpfm4/patches"
-n=$(series_patches "$l/series" | wc -l)
-i=0
-for p in $(series_patches "$l/series"); do
-	i=$((i + 1))
-	if [ ! -f "$l/$p" ]; then
-		not_ok "tools/libpfm4/patches: $p listed in the series exists"
-		continue
-	fi
-	check "tools/libpfm4/patches: $p is [PATCH $i/$n] with a message of its own and a Signed-off-by" \
-		bash -c 'grep -q "^Subject: \[PATCH $2\] [a-z]" "$1" && grep -q "^Signed-off-by: " "$1" &&
-			[ "$(sed -n "/^Subject:/,/^---$/p" "$1" | wc -l)" -gt 6 ]' _ "$l/$p" "$i/$n"
-	bad=$(awk '/^\+\+\+ / { next } /^\+/ && ($0 ~ /[ \t]$/ || $0 ~ / \t/) { print FNR }' "$l/$p" |
-		head -n 3 | tr '\n' ' ')
-	is "tools/libpfm4/patches: $p adds no trailing whitespace and no space before a tab" "$bad" ""
-done
+# libpfm4 and PAPI have no checkpatch either: each series is checked for
+# a mailed patch's parts ([PATCH i/N] subjects in the series' order, a
+# message of its own, a Signed-off-by) and, in what it adds, no trailing
+# whitespace and no space before a tab (both indent with tabs).
+check_mailed_series() {
+	local l=$1 n i=0 p bad
+	n=$(series_patches "$l/series" | wc -l)
+	for p in $(series_patches "$l/series"); do
+		i=$((i + 1))
+		if [ ! -f "$l/$p" ]; then
+			not_ok "${l#$TOP/}: $p listed in the series exists"
+			continue
+		fi
+		check "${l#$TOP/}: $p is [PATCH $i/$n] with a message of its own and a Signed-off-by" \
+			bash -c 'grep -q "^Subject: \[PATCH $2\] [a-z]" "$1" && grep -q "^Signed-off-by: " "$1" &&
+				[ "$(sed -n "/^Subject:/,/^---$/p" "$1" | wc -l)" -gt 6 ]' _ "$l/$p" "$i/$n"
+		bad=$(awk '/^\+\+\+ / { next } /^\+/ && ($0 ~ /[ \t]$/ || $0 ~ / \t/) { print FNR }' "$l/$p" |
+			head -n 3 | tr '\n' ' ')
+		is "${l#$TOP/}: $p adds no trailing whitespace and no space before a tab" "$bad" ""
+	done
+}
+check_mailed_series "$TOP/tools/libpfm4/patches"
+check_mailed_series "$TOP/tools/papi/patches"

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# The guest's initramfs: busybox, perf, leon3-pidlog (tools/pidlog/) and
-# /init (tools/rootfs/).
+# The guest's initramfs: busybox, perf, leon3-pidlog (tools/pidlog/),
+# libpfm4's showevtinfo and check_events, PAPI's papi_avail,
+# papi_native_avail and papi_command_line, and /init (tools/rootfs/).
 # The leon3_pmu module is not in it: tools/leon3-run adds the one in
 # build/module at each boot, so a driver change needs no new initramfs.
 
-STAGE_DEPS="toolchain busybox perf"
+STAGE_DEPS="toolchain busybox perf libpfm4 papi"
 STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/pidlog/leon3-pidlog.c"
 
 stage_host_id() {
@@ -18,6 +19,10 @@ stage_build() {
 	cp -a "$(dep_path busybox)/." "$root/"
 	rm -f "$root/.complete" "$root/.id" "$root/.build-time"
 	install -D -m 0755 "$(dep_path perf)/bin/perf" "$root/usr/bin/perf"
+	for p in libpfm4/bin/showevtinfo libpfm4/bin/check_events papi/bin/papi_avail \
+		papi/bin/papi_native_avail papi/bin/papi_command_line; do
+		sparc64-linux-gnu-strip -o "$root/usr/bin/${p##*/}" "$(dep_path "${p%%/*}")/${p#*/}"
+	done
 	step "compiling leon3-pidlog"
 	"$(dep_path toolchain)/bin/$TARGET-gcc" -static -O2 -Wall -Wextra -Werror \
 		-o "$root/usr/bin/leon3-pidlog" "$TOP/tools/pidlog/leon3-pidlog.c"

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""PAPI on the LEON3 (make papi: tools/papi/patches on libpfm4's LEON3
+model), in the guest.
+
+papi_avail lists every preset of the leon3 section of papi_events.csv as
+available; papi_native_avail lists the 25 events of
+Documentation/pmu-registers.md; papi_command_line counts presets;
+tests/pmu/papi-count.c counts a loop whose counts are known from its
+code with the low-level and the high-level APIs, exactly (the difference
+of two loop lengths, so that what PAPI runs around the loop cancels
+out).
+
+Bad input: an unknown event and a preset the LEON3 has no event for
+(PAPI_ENOEVNT), and a guest booted without the leon3_pmu driver, where
+PAPI's perf_event component is disabled (libpfm4 finds no PMU), no
+preset is available, a native leon3:: event is PAPI_ENOEVNT and a
+preset PAPI_ECMP_DISABLED, as on any machine without a PMU.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, CC, RUN, ok, not_ok, check, sections, patch_new_files, doc_event_codes  # noqa: E402
+
+PAPI = os.path.join(TOP, "build/papi")
+HERE = os.path.dirname(os.path.abspath(__file__))
+N1, N2 = 100000, 1100000
+
+
+def leon3_presets():
+    """{preset: [native events]} of the leon3 section that
+    tools/papi/patches adds to papi_events.csv."""
+    pdir = os.path.join(TOP, "tools/papi/patches")
+    added = []
+    for p in sorted(os.listdir(pdir)):
+        if not p.endswith(".patch"):
+            continue
+        cur = None
+        for line in open(os.path.join(pdir, p)):
+            m = re.match(r"^\+\+\+ b/(\S+)", line)
+            if m:
+                cur = m.group(1)
+            elif cur == "src/papi_events.csv" and line.startswith("+"):
+                added.append(line[1:].rstrip("\n"))
+    out, inside = {}, False
+    for line in added:
+        if line.startswith("CPU,"):
+            inside = line == "CPU,leon3"
+        elif inside and line.startswith("PRESET,"):
+            f = line.split(",")
+            out[f[1]] = f[3:]
+    return out
+
+
+def boot(tmp, script, adds, *extra, timeout=600):
+    path = os.path.join(tmp, "guest.sh")
+    with open(path, "w") as f:
+        f.write(script)
+    cmd = [RUN, "--timeout", str(timeout), "--cpus", "2", "--mem", "512M", *extra]
+    for a in adds:
+        cmd += ["--add", a]
+    cmd += ["--add", path, "--", "sh", "/root/guest.sh"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    s = sections(p.stdout)
+    if p.returncode or "end" not in s:
+        return None, " | ".join((p.stderr + p.stdout).strip().splitlines()[-8:])
+    return s, ""
+
+
+GUEST = r"""
+cd /root
+B=/root/papi/bin
+sec() { echo "== $1"; }
+sec avail; $B/papi_avail -a 2>&1; echo "exit $?"
+sec native; $B/papi_native_avail 2>&1; echo "exit $?"
+sec command-line; $B/papi_command_line PAPI_TOT_INS PAPI_L1_DCM PAPI_BR_TKN 2>&1; echo "exit $?"
+sec ll; ./papi-count ll N1 N2 2>&1; echo "exit $?"
+sec hl; PAPI_EVENTS=PAPI_TOT_INS,PAPI_LD_INS,PAPI_BR_TKN PAPI_OUTPUT_DIRECTORY=/tmp/hl ./papi-count hl N1 N2 2>&1
+echo "exit $?"; cat /tmp/hl/papi_hl_output/*.json
+sec bad; ./papi-count event leon3::NO_SUCH_EVENT; ./papi-count event PAPI_L2_TCM
+$B/papi_command_line NO_SUCH_EVENT 2>&1; echo "exit $?"
+sec end
+"""
+
+NO_DRIVER = r"""
+cd /root
+sec() { echo "== $1"; }
+sec avail; /root/papi/bin/papi_avail -a 2>&1; echo "exit $?"
+sec component; /root/papi/bin/papi_component_avail 2>&1
+sec event; ./papi-count event PAPI_TOT_INS 2>&1; ./papi-count event leon3::INSTRUCTIONS 2>&1
+sec end
+"""
+
+def exit_code(lines):
+    m = [re.match(r"^exit (\d+)$", x) for x in lines]
+    m = [x for x in m if x]
+    return int(m[-1].group(1)) if m else None
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    if not os.path.isfile(os.path.join(PAPI, "bin/papi_avail")):
+        not_ok(f"PAPI is built (make papi): {PAPI}/bin/papi_avail is missing")
+        return 1
+    prog = os.path.join(tmp, "papi-count")
+    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror", f"-I{PAPI}/include",
+                         os.path.join(HERE, "papi-count.c"), "-o", prog,
+                         f"{PAPI}/lib/libpapi.a"], capture_output=True, text=True)
+    if cc.returncode:
+        not_ok(f"tests/pmu/papi-count.c builds against build/papi: {cc.stderr.strip()[:400]}")
+        return 1
+    ok("tests/pmu/papi-count.c builds against build/papi (static libpapi.a)")
+    presets = leon3_presets()
+    check("tools/papi/patches: papi_events.csv has a leon3 section", len(presets) > 10, str(presets))
+    doc = {n.upper() for n in doc_event_codes()}
+    unknown = sorted({e for evs in presets.values() for e in evs if e not in doc})
+    check("the leon3 presets use only events of Documentation/pmu-registers.md",
+          not unknown, str(unknown))
+
+    bins = [f"{PAPI}/bin:/root/papi/bin", prog]
+    script = GUEST.replace("N1", str(N1)).replace("N2", str(N2))
+    s, why = boot(tmp, script, bins)
+    if s is None:
+        not_ok(f"the PAPI session runs to its end: {why}")
+        return 1
+    ok("the PAPI session runs to its end (2 CPUs)")
+
+    # papi_avail: every leon3 preset available
+    av = s["avail"]
+    listed = {m.group(1) for m in (re.match(r"^(PAPI_\w+)\s+0x[0-9a-f]+\s+(Yes|No)\s", x)
+                                   for x in av) if m}
+    check(f"papi_avail -a: the {len(presets)} leon3 presets available, no other",
+          exit_code(av) == 0 and listed == set(presets),
+          f"missing {sorted(set(presets) - listed)}, extra {sorted(listed - set(presets))}")
+
+    # papi_native_avail: the 25 events with descriptions
+    nat = "\n".join(s["native"])
+    names = set(re.findall(r"^\|\s+(?:leon3::)?([A-Z_0-9]+)\s*\|", nat, re.M))
+    check(f"papi_native_avail: the {len(doc)} events of the document",
+          exit_code(s["native"]) == 0 and doc <= names, f"missing {sorted(doc - names)}")
+
+    # papi_command_line: three presets counted
+    cl = "\n".join(s["command-line"])
+    vals = {e: re.search(rf"^{e} : \t?(\d+)", cl, re.M) for e in
+            ("PAPI_TOT_INS", "PAPI_L1_DCM", "PAPI_BR_TKN")}
+    check("papi_command_line PAPI_TOT_INS PAPI_L1_DCM PAPI_BR_TKN: each counted",
+          exit_code(s["command-line"]) == 0 and all(vals.values()) and
+          int(vals["PAPI_TOT_INS"].group(1)) > 0, cl[-400:])
+
+    # the low-level API: exact differences
+    runs = [list(map(int, x.split()[1:])) for x in s["ll"] if x.startswith("ll ")]
+    d = N2 - N1
+    want = [5 * d, d, d, d, d]
+    got = [b - a for a, b in zip(runs[0][1:], runs[1][1:])] if len(runs) == 2 else None
+    check(f"PAPI low-level API: loop({N2}) - loop({N1}) = {5 * d} instructions, {d} loads, "
+          f"stores, branches and taken branches, exactly", got == want, f"{runs} -> {got}")
+    check(f"PAPI low-level API: PAPI_TOT_INS of loop({N1}) is its {5 * N1} instructions "
+          f"and a few hundred of PAPI's", len(runs) == 2 and 0 <= runs[0][1] - 5 * N1 < 2000,
+          str(runs))
+
+    # the high-level API: the JSON report
+    hl = "\n".join(s["hl"])
+    js = hl[hl.find("{"):] if "{" in hl else ""
+    try:
+        rep = json.loads(js)
+        regions = {}
+        for th in rep["threads"].values() if isinstance(rep["threads"], dict) else rep["threads"]:
+            for reg in (th["regions"].values() if isinstance(th["regions"], dict) else th["regions"]):
+                for name, r in reg.items() if "name" not in reg else [(reg["name"], reg)]:
+                    regions[name] = r
+        diff = {e: int(regions["n2"][e]) - int(regions["n1"][e])
+                for e in ("PAPI_TOT_INS", "PAPI_LD_INS", "PAPI_BR_TKN")}
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        diff = f"no report: {e}: {js[:300]}"
+    check(f"PAPI high-level API: regions n2 - n1 = {5 * d} instructions, {d} loads and "
+          f"taken branches, exactly",
+          diff == {"PAPI_TOT_INS": 5 * d, "PAPI_LD_INS": d, "PAPI_BR_TKN": d}, str(diff))
+
+    # bad input
+    bad = "\n".join(s["bad"])
+    check("an unknown event: PAPI_ENOEVNT",
+          re.search(r"^event leon3::NO_SUCH_EVENT error -7 ", bad, re.M), bad)
+    check("a preset the LEON3 cannot count (PAPI_L2_TCM, no L2): PAPI_ENOEVNT",
+          re.search(r"^event PAPI_L2_TCM error -7 ", bad, re.M), bad)
+    check("papi_command_line NO_SUCH_EVENT: says it failed to add it (and exits 0, as upstream)",
+          exit_code(s["bad"]) == 0 and "Failed adding: NO_SUCH_EVENT" in bad, bad)
+
+    # without the driver
+    s2, why = boot(tmp, NO_DRIVER, bins, "--no-module")
+    if s2 is None:
+        not_ok(f"the PAPI session without the driver runs to its end: {why}")
+    else:
+        av = "\n".join(s2["avail"])
+        check("without the leon3_pmu driver: papi_avail lists no leon3 preset available",
+              not re.search(r"^PAPI_(TOT_INS|L1_DCM)\s+0x[0-9a-f]+\s+Yes", av, re.M), av[-300:])
+        comp = "\n".join(s2["component"])
+        check("without the driver: papi_component_avail shows perf_event disabled, "
+              "libpfm4 finding no PMU", re.search(r"perf_event.*\n.*no default PMU", comp) or
+              re.search(r"Disabled.*perf_event|perf_event.*Disabled", comp, re.S), comp[-500:])
+        ev = "\n".join(s2["event"])
+        check("without the driver: leon3::INSTRUCTIONS is PAPI_ENOEVNT, PAPI_TOT_INS "
+              "PAPI_ECMP_DISABLED (its component is disabled), as on any machine without a PMU",
+              re.search(r"^event PAPI_TOT_INS error -25 ", ev, re.M) and
+              re.search(r"^event leon3::INSTRUCTIONS error -7 ", ev, re.M), ev)
+
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
