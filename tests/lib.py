@@ -47,6 +47,41 @@ def patch_new_files(patch):
     return {p: "\n".join(lines) + "\n" for p, lines in files.items()}
 
 
+def series_new_files(pdir):
+    """{path: text} of the files the patches of directory PDIR (relative
+    to TOP) create, in their order."""
+    files = {}
+    for name in sorted(os.listdir(os.path.join(TOP, pdir))):
+        if name.endswith(".patch"):
+            files.update(patch_new_files(os.path.join(TOP, pdir, name)))
+    return files
+
+
+def guest_sections(tmp, script, adds, *opts):
+    """Boot a guest (tools/leon3-run OPTS) with the files ADDS
+    ("HOST[:GUEST]"), run SCRIPT there with sh: its sections (see
+    sections()) and "", or None and the last lines when it failed or
+    did not reach its "== end"."""
+    path = os.path.join(tmp, "guest.sh")
+    with open(path, "w") as f:
+        f.write(script)
+    cmd = [RUN, *opts]
+    for a in adds:
+        cmd += ["--add", a]
+    p = subprocess.run(cmd + ["--add", path, "--", "sh", "/root/guest.sh"],
+                       capture_output=True, text=True)
+    s = sections(p.stdout)
+    if p.returncode or "end" not in s:
+        return None, " | ".join((p.stderr + p.stdout).strip().splitlines()[-8:])
+    return s, ""
+
+
+def exit_code(lines):
+    """N of the last line "exit N" of a section, None without one."""
+    codes = [int(m.group(1)) for m in (re.match(r"^exit (\d+)$", x) for x in lines) if m]
+    return codes[-1] if codes else None
+
+
 PERF_JSON_DIR = "tools/perf/pmu-events/arch/sparc/"
 
 
@@ -68,12 +103,9 @@ def doc_event_codes():
 def perf_json():
     """perf's LEON3 event tables as kernel/patches adds them: the files
     {path: text}, the events {name: JSON object} and the metrics."""
-    files, events, metrics = {}, {}, []
-    pdir = os.path.join(TOP, "kernel/patches")
-    for name in sorted(os.listdir(pdir)):
-        if name.endswith(".patch"):
-            files.update((p, t) for p, t in patch_new_files(os.path.join(pdir, name)).items()
-                         if p.startswith(PERF_JSON_DIR))
+    events, metrics = {}, []
+    files = {p: t for p, t in series_new_files("kernel/patches").items()
+             if p.startswith(PERF_JSON_DIR)}
     for path, text in sorted(files.items()):
         if path.endswith(".json"):
             for e in json.loads(text):

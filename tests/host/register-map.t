@@ -25,7 +25,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import (TOP, ok, not_ok, check, doc_event_descriptions, patch_new_files,  # noqa: E402
+from lib import (TOP, ok, not_ok, check, doc_event_descriptions, series_new_files,  # noqa: E402
                  perf_json as perf_json_tables)
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
@@ -76,11 +76,7 @@ def libpfm4(d):
     """libpfm4's LEON3 event table, as tools/libpfm4/patches adds it: the
     document's events, their perf names in upper case, each description
     starting with the document's."""
-    pdir = os.path.join(TOP, "tools/libpfm4/patches")
-    files = {}
-    for p in sorted(os.listdir(pdir)):
-        if p.endswith(".patch"):
-            files.update(patch_new_files(os.path.join(pdir, p)))
+    files = series_new_files("tools/libpfm4/patches")
     path = "lib/events/sparc_leon3_events.h"
     text = files.get(path, "")
     check(f"tools/libpfm4/patches: a patch adds {path}", text, str(sorted(files)))
@@ -94,7 +90,7 @@ def libpfm4(d):
           f"only in libpfm4: {sorted(set(got) - set(doc))}, "
           f"only in the document: {sorted(set(doc) - set(got))}")
     brief = {n.upper(): b for n, b in doc_event_descriptions().items()}
-    bad = [n for n, [(code, desc)] in ((n, v[:1]) for n, v in got.items())
+    bad = [n for n, [(code, desc), *_] in got.items()
            if n in doc and (code != doc[n] or not desc.startswith(brief[n]))]
     check("libpfm4 leon3: each event's code is the document's and its description "
           "starts with the document's", entries and not bad, str(bad))

@@ -24,8 +24,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import (TOP, RUN, ok, not_ok, check, build_workload, sections,  # noqa: E402
-                 csv_counts, doc_event_codes)
+from lib import (TOP, ok, not_ok, check, build_workload, guest_sections,  # noqa: E402
+                 exit_code, csv_counts, doc_event_codes)
 
 PFM = os.path.join(TOP, "build/libpfm4/bin")
 OBJDUMP = "sparc64-linux-gnu-objdump"
@@ -75,24 +75,8 @@ sec end
 
 
 def boot(tmp, script, *extra):
-    path = os.path.join(tmp, "guest.sh")
-    with open(path, "w") as f:
-        f.write(script)
-    p = subprocess.run([RUN, "--timeout", "300", "--cpus", "2", *extra,
-                        "--add", f"{PFM}:/root/pfm",
-                        "--add", os.path.join(tmp, "workload"), "--add", path,
-                        "--", "sh", "/root/guest.sh"],
-                       capture_output=True, text=True)
-    s = sections(p.stdout)
-    if p.returncode or "end" not in s:
-        return None, " | ".join((p.stderr + p.stdout).strip().splitlines()[-8:])
-    return s, ""
-
-
-def exit_code(lines):
-    m = [re.match(r"^exit (\d+)$", x) for x in lines]
-    m = [x for x in m if x]
-    return int(m[-1].group(1)) if m else None
+    return guest_sections(tmp, script, [f"{PFM}:/root/pfm", os.path.join(tmp, "workload")],
+                          "--timeout", "300", "--cpus", "2", *extra)
 
 
 def task_counts(lines):

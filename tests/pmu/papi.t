@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, CC, RUN, ok, not_ok, check, sections, patch_new_files, doc_event_codes  # noqa: E402
+from lib import TOP, CC, ok, not_ok, check, guest_sections, exit_code, doc_event_codes  # noqa: E402
 
 PAPI = os.path.join(TOP, "build/papi")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,19 +58,9 @@ def leon3_presets():
     return out
 
 
-def boot(tmp, script, adds, *extra, timeout=600):
-    path = os.path.join(tmp, "guest.sh")
-    with open(path, "w") as f:
-        f.write(script)
-    cmd = [RUN, "--timeout", str(timeout), "--cpus", "2", "--mem", "512M", *extra]
-    for a in adds:
-        cmd += ["--add", a]
-    cmd += ["--add", path, "--", "sh", "/root/guest.sh"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    s = sections(p.stdout)
-    if p.returncode or "end" not in s:
-        return None, " | ".join((p.stderr + p.stdout).strip().splitlines()[-8:])
-    return s, ""
+def boot(tmp, script, adds, *extra):
+    return guest_sections(tmp, script, adds, "--timeout", "600", "--cpus", "2",
+                          "--mem", "512M", *extra)
 
 
 GUEST = r"""
@@ -96,11 +86,6 @@ sec component; /root/papi/bin/papi_component_avail 2>&1
 sec event; ./papi-count event PAPI_TOT_INS 2>&1; ./papi-count event leon3::INSTRUCTIONS 2>&1
 sec end
 """
-
-def exit_code(lines):
-    m = [re.match(r"^exit (\d+)$", x) for x in lines]
-    m = [x for x in m if x]
-    return int(m[-1].group(1)) if m else None
 
 
 def main():
@@ -169,11 +154,9 @@ def main():
     js = hl[hl.find("{"):] if "{" in hl else ""
     try:
         rep = json.loads(js)
-        regions = {}
-        for th in rep["threads"].values() if isinstance(rep["threads"], dict) else rep["threads"]:
-            for reg in (th["regions"].values() if isinstance(th["regions"], dict) else th["regions"]):
-                for name, r in reg.items() if "name" not in reg else [(reg["name"], reg)]:
-                    regions[name] = r
+        # {"threads": {"0": {"regions": {"ID": {"name": ..., EVENT: value}}}}}
+        regions = {r["name"]: r for th in rep["threads"].values()
+                   for r in th["regions"].values()}
         diff = {e: int(regions["n2"][e]) - int(regions["n1"][e])
                 for e in ("PAPI_TOT_INS", "PAPI_LD_INS", "PAPI_BR_TKN")}
     except (ValueError, KeyError, TypeError, AttributeError) as e:
