@@ -47,6 +47,16 @@ guest "--add a file and a directory, --get a file back" 0 \
 is "a directory added to the guest is readable there" "$(cat "$T/out")" hello
 check "a file comes back from the guest byte for byte" cmp -s "$T/blob" "$T/back"
 
+# A large initramfs (64 MiB that do not compress, more than the 57 MiB
+# that fitted after the kernel within the PROM's initial mapping) boots,
+# and one too large for low memory is refused with the sizes.
+head -c $((64 << 20)) /dev/urandom >"$T/big"
+guest "a 64 MiB --add boots (--mem 512M)" 0 --mem 512M --add "$T/big" -- md5sum /root/big
+is "the 64 MiB file arrives intact" "$(cut -d' ' -f1 "$T/out")" "$(md5sum <"$T/big" | cut -d' ' -f1)"
+guest "a 64 MiB --add in --mem 64M is refused" 125 --mem 64M --add "$T/big" -- true
+check "the refusal says why" grep -q 'does not fit in --mem 64M: Linux needs it in low memory' "$T/err"
+rm -f "$T/big"
+
 # A guest that hangs is stopped by --timeout, with the last console lines.
 "$run" --timeout 20 -- sh -c 'echo about to hang; sleep 1000' >"$T/out" 2>"$T/err" && rc=0 || rc=$?
 is "a hung guest times out with status 124" "$rc" 124
