@@ -31,6 +31,13 @@ guest "uname -m" 0 -- uname -m
 is "uname -m says sparc" "$(cat "$T/out")" sparc
 guest "/proc/cpuinfo" 0 -- cat /proc/cpuinfo
 check "/proc/cpuinfo shows a LEON" grep -qi 'leon' "$T/out"
+# Each CPU's clock (kernel/patches 0020), which the PROM gives the
+# kernel as the cpu nodes' clock-frequency: prom/prom.h's default.
+hz=$(awk '$2 == "DEFAULT_CLOCK_HZ" { print $3 }' "$TOP/prom/prom.h")
+guest "/proc/cpuinfo with 2 CPUs" 0 --cpus 2 -- cat /proc/cpuinfo
+is "/proc/cpuinfo: each CPU's clock, $hz Hz, as sparc64 shows it" \
+	"$(grep ClkTck "$T/out" | tr -d '\r' | tr '\t' ' ')" \
+	"$(printf 'Cpu0ClkTck : %016x\nCpu1ClkTck : %016x' "$hz" "$hz")"
 
 for cpus in 1 2 3; do
 	guest "boot with $cpus CPU(s)" 0 --cpus "$cpus" -- cat /sys/devices/system/cpu/online
