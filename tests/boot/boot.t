@@ -27,6 +27,9 @@ guest() {
 guest "true in the guest exits 0" 0 -- true
 guest "false in the guest exits 1" 1 -- false
 guest "a command's own exit status comes back" 42 -- sh -c 'exit 42'
+guest "output without a final newline" 7 -- sh -c 'printf "a\nno newline"; exit 7'
+is "output without a final newline comes back as it was" "$(od -c "$T/out" | head -n 2)" \
+	"$(printf 'a\nno newline' | od -c | head -n 2)"
 guest "uname -m" 0 -- uname -m
 is "uname -m says sparc" "$(cat "$T/out")" sparc
 guest "/proc/cpuinfo" 0 -- cat /proc/cpuinfo
