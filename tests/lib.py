@@ -76,6 +76,12 @@ def guest_sections(tmp, script, adds, *opts):
     return s, ""
 
 
+def prom_clock_hz():
+    """The system clock the PROM gives the guest by default (prom/prom.h)."""
+    with open(os.path.join(TOP, "prom/prom.h")) as f:
+        return int(re.search(r"^#define DEFAULT_CLOCK_HZ\s+(\d+)", f.read(), re.M).group(1))
+
+
 def exit_code(lines):
     """N of the last line "exit N" of a section, None without one."""
     codes = [int(m.group(1)) for m in (re.match(r"^exit (\d+)$", x) for x in lines) if m]

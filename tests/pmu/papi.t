@@ -26,7 +26,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, CC, ok, not_ok, check, guest_sections, exit_code, doc_event_codes  # noqa: E402
+from lib import TOP, CC, ok, not_ok, check, guest_sections, exit_code, doc_event_codes, \
+    prom_clock_hz  # noqa: E402
 
 PAPI = os.path.join(TOP, "build/papi")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -123,6 +124,18 @@ def main():
     check(f"papi_avail -a: the {len(presets)} leon3 presets available, no other",
           exit_code(av) == 0 and listed == set(presets),
           f"missing {sorted(set(presets) - listed)}, extra {sorted(listed - set(presets))}")
+
+    # papi_avail's header: the processor, from /proc/cpuinfo (tools/papi
+    # patch 0004, kernel patch 0020): its clock is the PROM's default
+    hz = prom_clock_hz()
+    hdr = "\n".join(av)
+    want = {"Vendor string and code": "Gaisler (9, 0x9)", "CPU Max MHz": str(hz // 1000000),
+            "CPU Min MHz": str(hz // 1000000), "Total cores": "2"}
+    got = {k: (re.search(rf"^{k}\s*: (.*)$", hdr, re.M) or [None, None])[1] for k in want}
+    check(f"papi_avail: vendor Gaisler, a {hz // 1000000} MHz clock (prom/prom.h), 2 cores",
+          got == want, str(got))
+    check("papi_avail: model leon3", re.search(r"^Model string and code\s*: leon3 \(", hdr, re.M),
+          hdr[:600])
 
     # papi_native_avail: the 25 events with descriptions
     nat = "\n".join(s["native"])
