@@ -170,7 +170,7 @@ static int leon3_pmu_map_event(struct perf_event *event)
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
 		if (config >= PERF_COUNT_HW_MAX)
-			return -ENOENT;
+			return -EINVAL;		/* not an id of the ABI */
 		id = leon3_hw_map[config];
 		return id == HW_OP_UNSUPPORTED ? -ENOENT : id;
 	case PERF_TYPE_HW_CACHE:
@@ -262,9 +262,12 @@ static int leon3_pmu_event_init(struct perf_event *event)
 	ctrl = id | CTRL_EN | leon3_pmu_irqen;
 	if (!attr->exclude_kernel)
 		ctrl |= CTRL_SU;
+	/*
+	 * Excluding both leaves the hypervisor, which a LEON3 does not
+	 * have: the event counts nothing (SU clear, NU set), as on other
+	 * PMUs without one.  PAPI's PAPI_DOM_SUPERVISOR asks for this.
+	 */
 	if (attr->exclude_user) {
-		if (attr->exclude_kernel)
-			return -EINVAL;		/* nothing left to count */
 		if (!(leon3_pmu_features & FEAT_NU))
 			return -EOPNOTSUPP;
 		ctrl |= CTRL_NU;
