@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the guest: run PAPI's ctests and validation tests, as PAPI's own
+# run_tests.sh does (each with TESTS_QUIET, those its
+# run_tests_exclude.txt names left out), each under a time limit.
+#
+#   papi-ctests.sh DIR LIMIT [TEST...]
+#
+# DIR holds ctests/, validation_tests/ and run_tests_exclude.txt (the
+# papi stage's output); TEST is e.g. ctests/zero (default: every one).
+# One line per test, "== TEST RESULT SECONDS", RESULT being what the
+# test printed: PASSED, WARNING (PASSED with WARNING), FAILED, SKIPPED;
+# or TIMEOUT (killed after LIMIT seconds), SIGNAL-N (killed by signal N),
+# NORESULT (exited N without a verdict).  Any other result is followed
+# by the last lines the test printed, each as "   | LINE".
+
+dir=$1 limit=$2
+shift 2
+cd "$dir" || exit 2
+if [ $# = 0 ]; then
+	set -- $(ls -d ctests/* validation_tests/* | grep -vxF -f run_tests_exclude.txt)
+fi
+
+now() { cut -d' ' -f1 /proc/uptime; }
+
+for t in "$@"; do
+	[ -x "$t" ] || { echo "== $t MISSING 0"; continue; }
+	start=$(now)
+	# Every test is run from its own directory, as run_tests.sh does.
+	(cd "$(dirname "$t")" && exec timeout -s KILL "$limit" "./$(basename "$t")" TESTS_QUIET) \
+		>/tmp/papi-test.out 2>&1 </dev/null
+	rc=$?
+	secs=$(echo "$(now) $start" | awk '{ printf "%.1f", $1 - $2 }')
+	if grep -q 'FAILED' /tmp/papi-test.out; then
+		res=FAILED
+	elif grep -q 'PASSED with WARNING' /tmp/papi-test.out; then
+		res=WARNING
+	elif grep -q 'PASSED' /tmp/papi-test.out && [ $rc = 0 ]; then
+		res=PASSED
+	elif grep -q 'SKIPPED' /tmp/papi-test.out; then
+		res=SKIPPED
+	elif [ $rc = 137 ] && awk -v s="$secs" -v l="$limit" 'BEGIN { exit !(s >= l) }'; then
+		res=TIMEOUT
+	elif [ $rc -gt 128 ]; then
+		res=SIGNAL-$((rc - 128))
+	else
+		res=NORESULT-$rc
+	fi
+	echo "== $t $res $secs"
+	[ $res = PASSED ] || tail -n 4 /tmp/papi-test.out | sed 's/^/   | /'
+done

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""PAPI's own ctests and validation tests in the LEON3 guest.
+
+Every test the papi stage built, less those PAPI's run_tests.sh leaves
+out (its run_tests_exclude.txt: support programs, long runs), is run in
+one-CPU guests, two at a time (GNU parallel), by tests/pmu/papi-ctests.sh, as run_tests.sh runs it (from its
+directory, TESTS_QUIET), each under a time limit.  Each must print
+PASSED, unless tests/pmu/papi-ctests.expected lists it with the result
+it gives on this machine and why; a listed test that gives another
+result (one that starts to pass too) fails, so that the list stays
+true.  Tests listed LONG (fixed work sized for GHz machines) are not
+run and are reported as skipped, with the reason.  Progress is printed
+as the tests run.
+"""
+
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, RUN, not_ok, check  # noqa: E402
+
+PAPI = os.path.join(TOP, "build/papi")
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "papi-ctests.expected")
+LIMIT = 240  # seconds per test; the slowest passing one takes about 120
+
+
+def expected():
+    """{test: (result, why)} of papi-ctests.expected."""
+    out = {}
+    for n, line in enumerate(open(EXPECTED), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        f = line.split(None, 2)
+        if len(f) < 3:
+            not_ok(f"papi-ctests.expected line {n}: TEST RESULT WHY, got {line!r}")
+            continue
+        out[f[0]] = (f[1], f[2])
+    return out
+
+
+def built_tests():
+    """The tests PAPI's run_tests.sh would run: built, not excluded."""
+    with open(os.path.join(PAPI, "run_tests_exclude.txt")) as f:
+        exclude = {x.strip() for x in f if x.strip() and not x.startswith("#")}
+    out = []
+    for d in ("ctests", "validation_tests"):
+        for name in sorted(os.listdir(os.path.join(PAPI, d))):
+            if f"{d}/{name}" not in exclude:
+                out.append(f"{d}/{name}")
+    return out
+
+
+# Programs the tests run (exec_overflow, the attach tests), which every
+# guest gets beside its share of the tests
+SUPPORT = ("ctests/attach_target", "ctests/burn", "ctests/child_overflow")
+SHARDS = 8
+
+
+# Tests that need 2 CPUs (they attach to each CPU) or threads on 2 CPUs
+# to finish in time (clockres_pthreads: 74 s on 2, over 240 s on 1): run
+# in a 2-CPU guest of their own, after the others
+TWO_CPUS = ("ctests/attach_cpu_validate", "ctests/attach_cpu_sys_validate",
+            "ctests/clockres_pthreads")
+
+
+def guest_cmd(tmp, name, cpus, tests):
+    """The leon3-run command that runs TESTS in a guest of CPUS CPUs."""
+    tree = os.path.join(tmp, name)
+    for t in set(tests) | set(SUPPORT):
+        os.makedirs(os.path.join(tree, os.path.dirname(t)), exist_ok=True)
+        os.symlink(os.path.join(PAPI, t), os.path.join(tree, t))
+    return shlex.join([RUN, "--cpus", str(cpus), "--mem", "256M", "--timeout", "5400",
+                       "--add", f"{tree}:/root/papi",
+                       "--add", f"{HERE}/papi-ctests.sh:/root/papi-ctests.sh", "--",
+                       "sh", "/root/papi-ctests.sh", "/root/papi", str(LIMIT), *tests])
+
+
+def run_parallel(tmp, name, cmds, jobs, results, failed):
+    """Run the guests CMDS, JOBS at a time, through GNU parallel; add
+    their results to RESULTS ({test: (result, seconds, [last lines])})
+    and the guests that failed to FAILED."""
+    jobfile = os.path.join(tmp, f"{name}.jobs")
+    with open(jobfile, "w") as f:
+        f.write("".join(c + "\n" for c in cmds))
+    log = os.path.join(tmp, f"{name}.log")
+    p = subprocess.Popen(["parallel", "--jobs", str(jobs), "--line-buffer", "--tagstring", "{#}",
+                          "--joblog", log, "::::", jobfile],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    cur, tails = {}, {}
+    for line in p.stdout:
+        job, _, line = line.rstrip("\n").partition("\t")
+        tails[job] = (tails.get(job, []) + [line])[-8:]
+        f = line.split()
+        if line.startswith("== ") and len(f) == 4:
+            cur[job] = f[1]
+            results[f[1]] = (f[2], float(f[3]), [])
+            print(f"# {f[1]} {f[2]} {f[3]} s", flush=True)
+        elif line.startswith("   | ") and job in cur:
+            results[cur[job]][2].append(line[5:])
+            print(f"#     {cur[job]}: {line[5:]}", flush=True)
+    p.wait()
+    with open(log) as f:
+        for row in list(f)[1:]:
+            c = row.rstrip("\n").split("\t")
+            if c[6] != "0":
+                failed.append(f"{name} guest {c[0]} exited {c[6]}: " +
+                              " | ".join(tails.get(c[0], [])))
+
+
+def run_guests(tmp, tests):
+    """Run the tests in SHARDS guests of one CPU, two at a time (one per
+    host core, so that no test waits for a host core: some check their
+    interrupt rate each second), then those that need 2 CPUs in one
+    guest: {test: (result, seconds, [last lines])}, and the guests that
+    failed."""
+    results, failed = {}, []
+    one = [t for t in tests if t not in TWO_CPUS]
+    run_parallel(tmp, "one-cpu", [guest_cmd(tmp, f"shard{n}", 1, one[n::SHARDS])
+                                  for n in range(SHARDS)], 2, results, failed)
+    two = [t for t in tests if t in TWO_CPUS]
+    if two:
+        run_parallel(tmp, "two-cpus", [guest_cmd(tmp, "two-cpus", 2, two)], 1, results, failed)
+    return results, failed
+
+
+def main():
+    want = expected()
+    tests = built_tests()
+    # The OpenMP ctests are not built (no libgomp in the toolchain); every
+    # other one is, and so are the validation tests.
+    check(f"the papi stage built the ctests and validation tests ({len(tests)} to run)",
+          len(tests) >= 100 and any(t.startswith("validation_tests/") for t in tests))
+    for t in sorted(set(want) - set(tests)):
+        not_ok(f"papi-ctests.expected lists {t}, which is not built or is excluded")
+    # LONG: fixed work sized for GHz machines, far beyond the limit here
+    # (as run_tests_exclude.txt leaves out PAPI's own long tests)
+    for t in tests:
+        if want.get(t, ("",))[0] == "LONG":
+            print(f"ok - {t} # SKIP not run: {want[t][1]}")
+    tests = [t for t in tests if want.get(t, ("",))[0] != "LONG"]
+    with tempfile.TemporaryDirectory() as tmp:
+        results, failed = run_guests(tmp, tests)
+    check("both guests ran their tests to the end", not failed and set(results) == set(tests),
+          f"{len(results)} of {len(tests)} results; " + "; ".join(failed))
+    passed = 0
+    for t in tests:
+        if t not in results:
+            not_ok(f"{t}: no result")
+            continue
+        res, secs, last = results[t]
+        if t in want:
+            wres, why = want[t]
+            check(f"{t}: {res} as listed ({why})", res in wres.split("|"),
+                  f"the list says {wres}; it printed: " + " | ".join(last))
+        elif res == "PASSED":
+            passed += 1
+        else:
+            not_ok(f"{t}: {res} after {secs} s, and papi-ctests.expected does not list it: "
+                   + " | ".join(last))
+    total = sum(r[1] for r in results.values())
+    print(f"# {passed} unlisted tests passed; {len(results)} tests in {total:.0f} s")
+
+
+main()
