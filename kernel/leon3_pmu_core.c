@@ -63,6 +63,9 @@
  */
 #define LEON3_PMU_POLL_MS		100
 
+/* hw_perf_event.state: a period ended while stopped, and has no sample */
+#define LEON3_HES_UNSAMPLED	PERF_HES_ARCH
+
 /* perf_event_attr.config1: the PID filter (0: none) */
 #define CONFIG1_PID		0xffffffffULL
 
@@ -364,14 +367,17 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 static void leon3_pmu_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	bool unsampled = hwc->state & LEON3_HES_UNSAMPLED;
 
 	hwc->state = 0;
 	/*
 	 * A period that ended while the event was stopped (its overflow
 	 * still pending at a context switch or a disable) has had no
 	 * sample: overflow at the next event, so that the handler takes it.
+	 * Any other period_left <= 0 is perf core starting a new period
+	 * (PERF_EVENT_IOC_PERIOD, frequency mode): no sample for that.
 	 */
-	if (is_sampling_event(event) && local64_read(&hwc->period_left) <= 0)
+	if (unsampled)
 		leon3_pmu_program(event, 1);
 	else
 		leon3_pmu_set_period(event);
@@ -394,8 +400,11 @@ static void leon3_pmu_stop(struct perf_event *event, int flags)
 	 * the handler must not take it for the counter's next user (a
 	 * sampling event's next start takes its sample).
 	 */
-	if (leon3_pmu_reg_read(PMU_OVF) & ovf)
+	if (leon3_pmu_reg_read(PMU_OVF) & ovf) {
 		leon3_pmu_reg_write(PMU_OVF, ovf);
+		if (is_sampling_event(event))
+			hwc->state |= LEON3_HES_UNSAMPLED;
+	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -435,7 +444,8 @@ static int leon3_pmu_add(struct perf_event *event, int flags)
 	__set_bit(idx, &hw->used);
 	hw->events[idx] = event;
 	hwc->idx = idx;
-	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	hwc->state = (hwc->state & LEON3_HES_UNSAMPLED) | PERF_HES_STOPPED |
+		     PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		leon3_pmu_start(event, PERF_EF_RELOAD);
 	perf_event_update_userpage(event);

@@ -405,6 +405,43 @@ TEST_F(pmu, sampling_short_period_reports_the_period_used)
 }
 
 /*
+ * PERF_EVENT_IOC_PERIOD on a running event starts a new period: no
+ * sample for the one it cuts short.  perf core zeroes period_left for
+ * that, as frequency mode does when it lowers a period; only a period
+ * that ended while the event was stopped is still owed a sample.
+ */
+TEST_F(pmu, sampling_new_period_takes_no_sample)
+{
+	__u64 p1 = 20011, p2 = 30011;
+	long long before = -1, count = -1;
+	struct ring_stats st;
+	long n1, n2;
+	void *ring;
+	int fd = open_sampler(self->type, p1, 0, &ring);
+
+	ASSERT_GE(fd, 0) TH_LOG("sampling event: %s", strerror(errno));
+	ASSERT_TRUE(ring != MAP_FAILED) TH_LOG("mmap: %s", strerror(errno));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(1000000);
+	ASSERT_EQ(read(fd, &before, sizeof(before)), sizeof(before));
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_PERIOD, &p2), 0);
+	spin(1000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	ring_scan(ring, sysconf(_SC_PAGESIZE), &st);
+	close_sampler(fd, ring);
+
+	/* the samples of each period, from their number and their sum */
+	n2 = (st.period_sum - p1 * st.samples) / (p2 - p1);
+	n1 = st.samples - n2;
+	EXPECT_EQ(st.period_min, p1);
+	EXPECT_EQ(st.period_max, p2);
+	EXPECT_EQ(n1, before / p1) TH_LOG("%lld instructions before", before);
+	EXPECT_EQ(n2, (count - before) / p2)
+		TH_LOG("%lld instructions after the new period", count - before);
+}
+
+/*
  * Kernel samples of system calls say so.  The kernel returns to user
  * space with interrupts masked, so an overflow in that last stretch is
  * taken, and flagged, at the user IP after the system call: a few, not
