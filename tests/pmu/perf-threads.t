@@ -7,7 +7,8 @@
 # "stream" runs stream(), 6 instructions and one load an iteration, each
 # load a D-cache miss (a 16-byte stride over 64 KiB, checked against the
 # geometry /proc/cpuinfo reports).  Cycles from the timing table of
-# Documentation/pmu-registers.md.
+# Documentation/pmu-registers.md.  Two CPUs: the team's threads each run
+# on one of their own (workload.c says why).
 #
 #   perf stat --per-thread      each thread's instructions and load misses
 #   perf record -s, report -T   each thread's count, from the read records
@@ -37,6 +38,8 @@ START = 20000           # a process's instructions outside its loop (libc's star
 PERIOD = 100003
 N_INTERVAL = 400000000  # perf stat -I: 1.2G instructions, about 1 s
 N_LOST = 3000000        # 9M instructions, one sample per 10000 (the shortest period)
+N_END = 20000000        # perf stat -I 10: 60M instructions, a few intervals
+RUNS_END = 10
 
 GUEST = r"""
 w=/root/workload
@@ -63,7 +66,7 @@ exec 3>&-
 sec record-s
 echo go | perf record -q -s -e instructions:u -c PERIOD -o /root/s.data $w team N_SPIN M_STREAM 2>&1
 sec report-T; perf report -i /root/s.data -T --stdio 2>&1 | sed -n '/^# *PID  *TID/,$p'
-sec report-pid-sym; perf report -i /root/s.data --stdio --no-children --sort pid,sym -g none -q 2>&1 | cat
+sec report-pid-sym; perf report -i /root/s.data --stdio --no-children --sort pid,sym -n -g none -q 2>&1 | cat
 sec record-group
 team
 echo "tids spin $spin stream $stream"
@@ -74,12 +77,20 @@ sleep 0.5
 go_and_wait
 wait $rec
 sec dump-group; perf report -i /root/g.data -D 2>&1 | grep -E 'PERF_RECORD_SAMPLE|group nr|\.\.\.\.\. id '
-sec stat-interval; perf stat -I 100 --summary -x, -e instructions:u,cycles:u $w spin N_INTERVAL 2>&1
+# a group: one read() takes both counts, while the loop runs on the other CPU
+sec stat-interval; perf stat -I 100 --summary -x, -e '{instructions:u,cycles:u}' $w spin N_INTERVAL 2>&1
+# the workload often ends while perf stat reads an interval (kernel/patches/0022)
+sec stat-end; perf stat -x, -e instructions:u $w spin N_END 2>&1
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	echo "== stat-end-$i"
+	perf stat -I 10 --summary -x, -e instructions:u,cycles:u $w spin N_END 2>&1
+done
 sec record-lost
-perf record -m 1 -c 10000 -e instructions:u -o /root/l.data -- chrt -f 99 $w spin N_LOST 2>&1
+# perf record shares the loop's CPU, so that the real-time loop starves it
+taskset 1 perf record -m 1 -c 10000 -e instructions:u -o /root/l.data -- chrt -f 99 $w spin N_LOST 2>&1
 sec report-stats; perf report -i /root/l.data --stats 2>&1 | cat
 sec report-lost; perf report -i /root/l.data --stdio 2>&1 | grep -E '^# (Total Lost Samples|Samples)'
-sec stat-lost; perf stat -x, -e instructions:u -- chrt -f 99 $w spin N_LOST 2>&1
+sec stat-lost; taskset 1 perf stat -x, -e instructions:u -- chrt -f 99 $w spin N_LOST 2>&1
 sec end
 """
 
@@ -95,18 +106,21 @@ def stat_rows(lines):
 
 
 def group_samples(lines):
-    """perf report -D of a :S group: {tid: [(cycles, instructions, misses)]},
-    the counters' values read at each trigger, in the group's order."""
+    """perf report -D of a :S group: {tid: [(time, [cycles, instructions,
+    misses])]}, the time stamp and the counters' values read at each
+    trigger, in the order the ring buffer gave them (the records' file
+    offsets: the dump is sorted by time stamp)."""
     out, cur = {}, None
     for line in lines:
-        m = re.search(r"PERF_RECORD_SAMPLE\(.*?\): \d+/(\d+):", line)
+        m = re.search(r"^(\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(.*?\): "
+                      r"\d+/(\d+):", line)
         if m:
-            cur = out.setdefault(int(m.group(1)), [])
-            cur.append([])
+            cur = (int(m.group(2), 16), int(m.group(1)), [])
+            out.setdefault(int(m.group(3)), []).append(cur)
         m = re.match(r"^\.+ id [0-9a-f]+, value ([0-9a-f]+)", line)
         if m and cur is not None:
-            cur[-1].append(int(m.group(1), 16))
-    return out
+            cur[2].append(int(m.group(1), 16))
+    return {tid: [(t, v) for _, t, v in sorted(vs)] for tid, vs in out.items()}
 
 
 def deltas(samples):
@@ -123,11 +137,11 @@ def main():
         return 1
     script = os.path.join(tmp, "guest.sh")
     text = GUEST
-    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST"):
+    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END"):
         text = text.replace(k, str(globals()[k]))
     with open(script, "w") as f:
         f.write(text)
-    p = subprocess.run([RUN, "--timeout", "400", "--add", wl, "--add", script,
+    p = subprocess.run([RUN, "--timeout", "400", "--cpus", "2", "--add", wl, "--add", script,
                         "--", "sh", "/root/guest.sh"], capture_output=True, text=True)
     s = sections(p.stdout)
     if p.returncode or "end" not in s:
@@ -175,30 +189,43 @@ def main():
           len(rows) == 2 and workers and not wrong,
           f"{' | '.join(s['report-T'])}; threads {tid_comm}")
 
-    # --sort pid,sym: each thread's samples in its own function, in
-    # proportion to its instructions
-    shares = {}
+    # --sort pid,sym: each thread's samples in its own function, one for
+    # each period of its instructions; the thread's few instructions
+    # outside its loop, and the main thread's whose inherited event it
+    # may take over at the start (the kernel swaps equivalent contexts),
+    # can add one
+    samples = {}
     for r in s["report-pid-sym"]:
-        mm = re.match(r"^\s+(\d+\.\d+)%\s+\d+:(\S+)\s+\[\.\]\s+(\S+)", r)
+        mm = re.match(r"^\s+\d+\.\d+%\s+(\d+)\s+\d+:(\S+)\s+\[\.\]\s+(\S+)", r)
         if mm:
-            shares[(mm.group(2), mm.group(3))] = float(mm.group(1))
-    total = 3 * N_SPIN + 6 * M_STREAM
-    check("perf report --sort pid,sym: spin's samples in work, stream's in stream, "
-          "each with its share of the instructions (±1 %)",
-          abs(shares.get(("spin", "work"), 0) - 100.0 * 3 * N_SPIN / total) < 1
-          and abs(shares.get(("stream", "stream"), 0) - 100.0 * 6 * M_STREAM / total) < 1,
-          str(shares))
+            samples[(mm.group(2), mm.group(3))] = int(mm.group(1))
+    fn = {"spin": "work", "stream": "stream"}
+    for comm, (ins, _) in want.items():
+        mine = sum(n for (c, _), n in samples.items() if c == comm)
+        lo, hi = ins // PERIOD, (ins + OVERHEAD + START) // PERIOD
+        check(f"perf report --sort pid,sym -n: {comm}'s samples in {fn[comm]}, "
+              f"one every {PERIOD} of its {ins} instructions ({lo}..{hi})",
+              lo <= mine <= hi and samples.get((comm, fn[comm]), 0) >= mine - 1,
+              " | ".join(s["report-pid-sym"]))
+    others = {k: n for k, n in samples.items() if k[0] not in want}
+    check("perf report --sort pid,sym -n: no samples in the main thread", not others, str(others))
 
     # leader sampling: each cycles overflow reads all three counters
     tids = dict(re.findall(r"(spin|stream) (\d+)", "\n".join(s["record-group"])))
     g = group_samples(s["dump-group"])
-    spin, stream = g.get(int(tids.get("spin", -1)), []), g.get(int(tids.get("stream", -1)), [])
+    spin_ts = g.get(int(tids.get("spin", -1)), [])
+    stream_ts = g.get(int(tids.get("stream", -1)), [])
+    spin, stream = [v for _, v in spin_ts], [v for _, v in stream_ts]
+    odd = [(name, i, v[i:i + 2]) for name, v in (("spin", spin), ("stream", stream))
+           for i, d in enumerate(deltas(v)) if d[0] != PERIOD]
     check("leader sampling {cycles,instructions,L1-dcache-load-misses}:S, attached to each "
-          "thread: every trigger reads all three counters, every PERIOD cycles",
+          f"thread: every trigger reads all three counters, every {PERIOD} cycles",
           len(spin) > 10 and len(stream) > 10 and all(len(x) == 3 for x in spin + stream)
-          and all(d[0] == PERIOD for d in deltas(spin) + deltas(stream)),
-          f"{len(spin)} spin, {len(stream)} stream samples; {s['dump-group'][:8]}")
-    ds, dm = deltas(spin), deltas(stream)
+          and not odd,
+          f"{len(spin)} spin, {len(stream)} stream samples; triggers not {PERIOD} cycles "
+          f"apart: {odd[:6]}; {s['dump-group'][:4]}")
+    ds = [d for d in deltas(spin) if d[0] == PERIOD]
+    dm = [d for d in deltas(stream) if d[0] == PERIOD]
     # 4 cycles an iteration of 3 instructions (subcc, bne after cc: 2, nop)
     ipc = statistics.median(d[1] / d[0] for d in ds) if ds else 0
     check("leader sampling: between spin's triggers, 3 instructions per 4 cycles and no miss",
@@ -214,6 +241,13 @@ def main():
           f"{cyc / 6:.3f} cycles per instruction (±2 %)",
           dm and abs(mpi * 6 * M_STREAM / misses - 1) < 0.02 and abs(cpi / (cyc / 6) - 1) < 0.02,
           f"misses/instruction {mpi:.4f}, cycles/instruction {cpi:.3f}")
+    # each thread runs on its own CPU: its samples come from one ring
+    # buffer, in the order they were taken
+    back = [(name, i, ts[i - 1][0], ts[i][0]) for name, ts in (("spin", spin_ts), ("stream", stream_ts))
+            for i in range(1, len(ts)) if ts[i][0] < ts[i - 1][0]]
+    check("leader sampling: each thread's time stamps never go back (sched_clock(), "
+          "kernel/patches/0023)", spin_ts and stream_ts and not back,
+          f"{len(back)} steps back: {back[:5]}")
 
     # perf stat -I 100: the intervals add up to the run, and each whole
     # interval inside the loop runs at 0.75 IPC
@@ -233,6 +267,25 @@ def main():
     check("perf stat -I 100: every interval inside the loop at 0.75 IPC",
           rows[1:-1] and all(abs(v["instructions"] / v["cycles"] - 0.75) < 0.005
                              for v in rows[1:-1]), str(rows))
+
+    # perf stat -I 10 of a short run, again and again: whenever the
+    # workload ends, its last interval is printed and in the summary
+    ref = [int(r.split(",")[0]) for r in s["stat-end"] if r.split(",")[0].isdigit()]
+    short = []
+    for i in range(1, RUNS_END + 1):
+        iv, summary = {}, {}
+        for r in s.get(f"stat-end-{i}", []):
+            f = r.split(",")
+            if len(f) > 3 and f[1].isdigit():
+                (summary if f[0] == "summary" else iv.setdefault(f[0], {}))[f[3].split(":")[0]] = int(f[1])
+        got = summary.get("instructions")
+        if got is None or not ref or got != ref[0] or \
+                sum(v.get("instructions", 0) for v in iv.values()) != got:
+            short.append((i, got, sum(v.get("instructions", 0) for v in iv.values())))
+    check(f"perf stat -I 10 --summary, {RUNS_END} runs: every summary is perf stat's count "
+          f"without -I ({ref[0] if ref else '?'}), and the intervals add up to it",
+          ref and ref[0] >= 3 * N_END and not short,
+          f"runs (summary, sum of intervals) that differ: {short}")
 
     # lost samples: a real-time workload leaves perf record no time to
     # read its 1-page buffer; every overflow is a sample or counted lost

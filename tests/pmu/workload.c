@@ -11,10 +11,12 @@
  *                        started by a line on stdin as above: "spin"
  *                        runs work(N) through outer(); "stream" runs
  *                        stream(M): M loads, each a D-cache miss
- *                        (Documentation/driver.md's per-thread walkthrough)
+ *                        (Documentation/driver.md's per-thread walkthrough);
+ *                        with two CPUs or more, each on a CPU of its own
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,32 @@ static void *stream_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Start a team thread on @cpu when there are two CPUs or more.  Sibling
+ * threads that take turns on one CPU also trade their inherited perf
+ * events (the kernel swaps the threads' equivalent contexts instead of
+ * reprogramming the counters), so a sampling period begun in one thread
+ * can end in the other: each thread on a CPU of its own keeps the split
+ * of samples between them exact.
+ */
+static void team_thread(pthread_t *t, int cpu, void *(*fn)(void *), long arg)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+
+	pthread_attr_init(&attr);
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	if (pthread_create(t, &attr, fn, (void *)arg)) {
+		perror("pthread_create");
+		exit(1);
+	}
+	pthread_attr_destroy(&attr);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? number(argv[2]) : 0;
@@ -116,8 +144,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "team")) {
 		pthread_barrier_init(&start, NULL, 3);
-		pthread_create(&a, NULL, spin_thread, (void *)n);
-		pthread_create(&b, NULL, stream_thread, (void *)number(argv[3]));
+		team_thread(&a, 0, spin_thread, n);
+		team_thread(&b, 1, stream_thread, number(argv[3]));
 		if (!fgets(line, sizeof(line), stdin))
 			return 1;
 		pthread_barrier_wait(&start);
