@@ -60,7 +60,7 @@ cd /root
 # on again for the rest, where it keeps a slow kernel out of storms
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 ./leon3_pmu_test >/tmp/kself 2>&1; echo "kselftest exit \$?"
-grep -E '^(not )?ok ' /tmp/kself | sed 's/^/kself: /'
+grep -E '^(not )?ok |^# .*leon3_pmu_test\.c:[0-9]+:' /tmp/kself | sed 's/^/kself: /'
 echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
 perf stat -e cycles,instructions,branches,leon3_pmu/loads/,leon3_pmu/dcache_read_miss/ ./workload spin 1000000 >/dev/null 2>&1
 echo "perf stat exit \$?"
@@ -96,6 +96,9 @@ for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 	check "$what: lockdep is on after boot" grep -qx "lockdep at boot: 1" "$T/out"
 	check "$what: the driver's kselftests pass" grep -qx "kselftest exit 0" "$T/out"
 	grep '^kself: not ok' "$T/out" | sed "s/^kself: not ok [0-9]* /# failed: /"
+	# what the checks printed (expected and seen values), on a failure
+	grep -qx "kselftest exit 0" "$T/out" ||
+		grep '^kself: # ' "$T/out" | sed 's/^kself: /#   /'
 	for step in "perf stat" "perf record" "perf report" "pidlog" "fuzz"; do
 		check "$what: $step exits 0" grep -qx "$step exit 0" "$T/out"
 	done
