@@ -533,42 +533,29 @@ TEST_F(pmu, count_beyond_32_bits)
 	close(fd);
 }
 
-static int open_group(__u32 type, __u64 config, int group)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = type,
-		.config = config,
-		.exclude_kernel = 1,
-		.disabled = group < 0,
-	};
-
-	return syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
-}
-
 /* A group must fit in six event counters plus the cycle counter. */
 TEST_F(pmu, group_fits_counters)
 {
 	int fds[9], i, n = 0;
 
-	fds[n++] = open_group(self->type, 0x11, -1);
+	fds[n++] = open_in(self->type, 0x11, 0, 1, -1);
 	ASSERT_GE(fds[0], 0);
 	for (i = 0; i < 5; i++) {
-		fds[n] = open_group(self->type, 0x12, fds[0]);
+		fds[n] = open_in(self->type, 0x12, 0, 1, fds[0]);
 		ASSERT_GE(fds[n], 0) TH_LOG("event %d of 6", n + 1);
 		n++;
 	}
 	/* A seventh non-cycles event does not fit ... */
 	errno = 0;
-	EXPECT_EQ(open_group(self->type, 0x22, fds[0]), -1);
+	EXPECT_EQ(open_in(self->type, 0x22, 0, 1, fds[0]), -1);
 	EXPECT_EQ(errno, EINVAL);
 	/* ... a cycles event does, on the cycle counter ... */
-	fds[n] = open_group(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, fds[0]);
+	fds[n] = open_in(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 1, fds[0]);
 	EXPECT_GE(fds[n], 0);
 	n++;
 	/* ... and a second one does not. */
 	errno = 0;
-	EXPECT_EQ(open_group(self->type, 0x15, fds[0]), -1);
+	EXPECT_EQ(open_in(self->type, 0x15, 0, 1, fds[0]), -1);
 	EXPECT_EQ(errno, EINVAL);
 
 	/* The full group counts: seven counters on one loop */

@@ -81,7 +81,7 @@ sec dump-group; perf report -i /root/g.data -D 2>&1 | grep -E 'PERF_RECORD_SAMPL
 sec stat-interval; perf stat -I 100 --summary -x, -e '{instructions:u,cycles:u}' $w spin N_INTERVAL 2>&1
 # the workload often ends while perf stat reads an interval (kernel/patches/0022)
 sec stat-end; perf stat -x, -e instructions:u $w spin N_END 2>&1
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for i in $(seq 1 RUNS_END); do
 	echo "== stat-end-$i"
 	perf stat -I 10 --summary -x, -e instructions:u,cycles:u $w spin N_END 2>&1
 done
@@ -103,6 +103,17 @@ def stat_rows(lines):
         if len(f) > 3 and f[1].isdigit():
             out[(f[0].rsplit("-", 1)[0], f[3].split(":")[0])] = int(f[1])
     return out
+
+
+def interval_rows(lines):
+    """perf stat -I -x, lines: ([{event: count}, one per interval, in time
+    order], {event: count} of the summary)."""
+    iv, summary = {}, {}
+    for r in lines:
+        f = r.split(",")
+        if len(f) > 3 and f[1].isdigit():
+            (summary if f[0] == "summary" else iv.setdefault(f[0], {}))[f[3].split(":")[0]] = int(f[1])
+    return [v for _, v in sorted(iv.items(), key=lambda t: float(t[0]))], summary
 
 
 def group_samples(lines):
@@ -137,7 +148,7 @@ def main():
         return 1
     script = os.path.join(tmp, "guest.sh")
     text = GUEST
-    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END"):
+    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END", "RUNS_END"):
         text = text.replace(k, str(globals()[k]))
     with open(script, "w") as f:
         f.write(text)
@@ -251,12 +262,7 @@ def main():
 
     # perf stat -I 100: the intervals add up to the run, and each whole
     # interval inside the loop runs at 0.75 IPC
-    iv, summary = {}, {}
-    for r in s["stat-interval"]:
-        f = r.split(",")
-        if len(f) > 3 and f[1].isdigit():
-            (summary if f[0] == "summary" else iv.setdefault(f[0], {}))[f[3].split(":")[0]] = int(f[1])
-    rows = [v for _, v in sorted(iv.items(), key=lambda t: float(t[0]))]
+    rows, summary = interval_rows(s["stat-interval"])
     ins = [v.get("instructions", 0) for v in rows]
     total = summary.get("instructions")
     check(f"perf stat -I 100 --summary: the run counts the loop's {3 * N_INTERVAL} "
@@ -273,15 +279,11 @@ def main():
     ref = [int(r.split(",")[0]) for r in s["stat-end"] if r.split(",")[0].isdigit()]
     short = []
     for i in range(1, RUNS_END + 1):
-        iv, summary = {}, {}
-        for r in s.get(f"stat-end-{i}", []):
-            f = r.split(",")
-            if len(f) > 3 and f[1].isdigit():
-                (summary if f[0] == "summary" else iv.setdefault(f[0], {}))[f[3].split(":")[0]] = int(f[1])
-        got = summary.get("instructions")
-        if got is None or not ref or got != ref[0] or \
-                sum(v.get("instructions", 0) for v in iv.values()) != got:
-            short.append((i, got, sum(v.get("instructions", 0) for v in iv.values())))
+        rows_i, summary_i = interval_rows(s.get(f"stat-end-{i}", []))
+        got = summary_i.get("instructions")
+        added = sum(v.get("instructions", 0) for v in rows_i)
+        if got is None or not ref or got != ref[0] or added != got:
+            short.append((i, got, added))
     check(f"perf stat -I 10 --summary, {RUNS_END} runs: every summary is perf stat's count "
           f"without -I ({ref[0] if ref else '?'}), and the intervals add up to it",
           ref and ref[0] >= 3 * N_END and not short,
