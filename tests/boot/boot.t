@@ -57,12 +57,6 @@ guest "the CRNG seed: a guest reports its CRNG state" 0 -- sh -c \
 is "the CRNG is ready when the command starts (crng init done, 256 bits), the seed gone" \
 	"$(tr -d '\r' <"$T/out" | tr '\n' ' ')" "1 256 seed gone "
 
-# The clock runs free (kernel patch 0025): the GPTIMER's second timer,
-# not the boot CPU's ticks, which a busy host delays.
-guest "--cpus 2: the current clocksource" 0 --cpus 2 -- \
-	cat /sys/devices/system/clocksource/clocksource0/current_clocksource
-is "the clocksource is the free-running GPTIMER timer" "$(tr -d '\r' <"$T/out")" free_cs
-
 # Files both ways.
 head -c 30000 /dev/urandom >"$T/blob"
 mkdir -p "$T/dir/sub"
