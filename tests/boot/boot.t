@@ -57,6 +57,9 @@ guest "the CRNG seed: a guest reports its CRNG state" 0 -- sh -c \
 is "the CRNG is ready when the command starts (crng init done, 256 bits), the seed gone" \
 	"$(tr -d '\r' <"$T/out" | tr '\n' ' ')" "1 256 seed gone "
 
+guest "--rng-seed shorter than 32 bytes is refused" 2 --rng-seed 5eed -- true
+check "the refusal says how many bytes it needs" grep -q -- '--rng-seed: 2 bytes, at least 32 needed' "$T/err"
+
 # Files both ways.
 head -c 30000 /dev/urandom >"$T/blob"
 mkdir -p "$T/dir/sub"
