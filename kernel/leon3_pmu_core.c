@@ -26,6 +26,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
@@ -33,6 +34,7 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 
+#include <asm/cpudata.h>
 #include <asm/cpu_type.h>
 #include <asm/irq_regs.h>
 #include <asm/leon_amba.h>
@@ -146,6 +148,7 @@ struct leon3_pmu_hw {
 	struct perf_event *events[LEON3_PMU_COUNTERS];
 	unsigned long used;
 	struct hrtimer poll;	/* no overflow interrupt: reads the counts */
+	u64 irq_ns;		/* the last overflow interrupt, modelled time */
 };
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
@@ -497,6 +500,44 @@ static struct pt_regs *leon3_pmu_sample_regs(struct perf_event *event,
 	return regs;
 }
 
+/*
+ * perf lowers its sample rate when its interrupts take more than
+ * perf_cpu_time_max_percent of the CPU, from the time each one reports.
+ * Under emulation the wall clock says little about a LEON3: QEMU runs
+ * the handler at its own speed, and a busy host may not run the vCPU
+ * in the middle of it.  So the handler counts its own cycles, those of
+ * the modelled LEON3, on a counter no event uses, and reports them at
+ * the CPU's clock.  Returns the counter, or -1 when none is free.
+ */
+static int leon3_pmu_irq_time_start(struct leon3_pmu_hw *hw)
+{
+	int c = find_first_zero_bit(&hw->used, LEON3_PMU_COUNTERS);
+
+	if (c >= LEON3_PMU_COUNTERS || !local_cpu_data().clock_tick)
+		return -1;
+	leon3_pmu_reg_write(PMU_CNT(c), 0);
+	leon3_pmu_reg_write(PMU_CTRL(c), EV_CYCLES | CTRL_EN | CTRL_SU);
+	return c;
+}
+
+/*
+ * The handler's time at the CPU's clock.  Without a free counter, the
+ * last interrupt's: it ran the same code.  Before any, the wall clock.
+ */
+static u64 leon3_pmu_irq_time(struct leon3_pmu_hw *hw, int c, u64 wall_start)
+{
+	u32 cycles;
+
+	if (c < 0 || test_bit(c, &hw->used))	/* an event took it meanwhile */
+		return hw->irq_ns ?: sched_clock() - wall_start;
+	cycles = leon3_pmu_reg_read(PMU_CNT(c));
+	leon3_pmu_reg_write(PMU_CTRL(c), 0);
+	if (cycles)	/* else GCTRL.EN was clear: nothing counted */
+		hw->irq_ns = div_u64((u64)cycles * NSEC_PER_SEC,
+				     local_cpu_data().clock_tick);
+	return hw->irq_ns ?: sched_clock() - wall_start;
+}
+
 static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 {
 	struct leon3_pmu_hw *hw = this_cpu_ptr(&leon3_pmu_hw);
@@ -504,12 +545,13 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	struct perf_sample_data data;
 	unsigned long ovf;
 	u64 start;
-	int idx;
+	int idx, timer;
 
 	/* Bit 31 alone: leon3_pmu_stop() took the counter's overflow. */
 	if (!(leon3_pmu_reg_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS)))
 		return IRQ_NONE;
 	start = sched_clock();
+	timer = leon3_pmu_irq_time_start(hw);
 
 	/*
 	 * Acknowledge first: IRQCLR lowers the line and releases the
@@ -551,7 +593,7 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	 * the CPU; without this, events in frequency mode on a slow kernel
 	 * (lockdep) overflow faster than the per-tick throttling can catch.
 	 */
-	perf_sample_event_took(sched_clock() - start);
+	perf_sample_event_took(leon3_pmu_irq_time(hw, timer, start));
 	return IRQ_HANDLED;
 }
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Overflow signals at perf's own sample-rate limit: a user-only
+# instructions event, period 10^6, armed for one overflow and re-armed
+# by its SIGIO handler (tests/pmu/refresh-signals.c), as PAPI and
+# perf_event_tests' overflow tests use it.  perf_cpu_time_max_percent
+# stays at its default (25): perf lowers perf_event_max_sample_rate from
+# the time the driver says each interrupt took.
+#
+# The guest runs under QEMU -icount shift=5 (32 ns an instruction): its
+# clock then sees a LEON3's instruction rate (about 31 MIPS), not the
+# hundreds of MIPS QEMU runs loops at, and a LEON3 at that rate takes
+# every overflow: each period must give its signal, in a second run too,
+# after perf has lowered its rate.  The rate it lowers to must be that of
+# the handler's modelled cycles at the CPU's clock (Cpu0ClkTck): the
+# driver reports those, not the time QEMU took (the wall clock, 1250
+# here, before it did).
+
+. "$(dirname "$0")/../lib.sh"
+set -u
+run="$TOP/tools/leon3-run"
+cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PERIODS=300
+
+if ! "$cc" -static -O2 -Wall -Werror "$TOP/tests/pmu/refresh-signals.c" \
+	-o "$T/refresh-signals" 2>"$T/cc.err"; then
+	not_ok "refresh-signals.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
+	exit 1
+fi
+"$run" --timeout 300 --qemu-opt=-icount --qemu-opt=shift=5,sleep=off \
+	--add "$T/refresh-signals" -- \
+	sh -c "grep Cpu0ClkTck /proc/cpuinfo; cat /proc/sys/kernel/perf_cpu_time_max_percent;
+		/root/refresh-signals $PERIODS; /root/refresh-signals $PERIODS" \
+	>"$T/out" 2>"$T/err" || true
+
+clk=$((0x$(sed -n 's/^Cpu0ClkTck[[:space:]]*: *//p' "$T/out")))
+pct=$(sed -n 2p "$T/out")
+check "the guest runs with perf's default CPU-time limit (25 %)" [ "$pct" = 25 ]
+n=0
+while read -r _ sig _ hup _ count _ rate; do
+	n=$((n + 1))
+	check "run $n: one signal per period: $PERIODS (got $sig)" [ "$sig" = "$PERIODS" ]
+	check "run $n: every signal a POLL_HUP, the one-overflow limit (got $hup)" \
+		[ "$hup" = "$PERIODS" ]
+	# the loop's instructions and a few thousand of the program's own
+	check "run $n: the count is the loop's ${PERIODS}000000 instructions (got $count)" \
+		[ "$count" -ge "${PERIODS}000000" -a "$count" -lt $((PERIODS * 1000000 + 10000)) ]
+	last_rate=$rate
+done < <(grep '^signals ' "$T/out")
+check "two runs reported" [ "$n" = 2 ]
+[ "$n" = 2 ] || tail -n 5 "$T/err" | sed 's/^/# /'
+
+# perf: rate = HZ * floor(TICK_NSEC / 100 * 25 / (1.25 * t)) for an
+# average interrupt of t ns (perf_sample_event_took()).  The handler with
+# its signal takes 8000 to 20000 cycles on the model (make bench-perf:
+# 8600 without one), 200 to 500 us at 40 MHz.
+hz=250
+per_tick() {	# samples a tick perf allows an interrupt of $1 cycles
+	echo $((100000000 / (125 * ($1 * 1000000000 / clk))))
+}
+lo=$((hz * $(per_tick 20000)))
+hi=$((hz * $(per_tick 8000)))
+check "perf's sample rate is that of 8000-20000 cycles at the CPU's $clk Hz: $lo..$hi (got ${last_rate:-none})" \
+	[ "${last_rate:-0}" -ge "$lo" -a "${last_rate:-0}" -le "$hi" ]
