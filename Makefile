@@ -17,8 +17,9 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-perf bench-record mibench fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-perf bench-record mibench perf-event-tests fuzz module module-debug clean cache-clean
 
+, := ,
 CPUS ?= 1
 MEM ?= 256M
 CACHES ?= on
@@ -40,6 +41,10 @@ help:
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
 	@echo '                       MIBENCH_FP=soft: software floating point, in build/mibench-soft)'
+	@echo '  make perf-event-tests PET_DIR=DIR  Vince Weaver'"'"'s perf_event_tests in the guest on 1 and 2 CPUs:'
+	@echo '                       each program'"'"'s verdict, and why where not PASSED, in build/perf-event-tests'
+	@echo '                       (CPUS, JOBS: vCPUs at a time, PET_LIMIT=600 seconds a program,'
+	@echo '                       PET_ICOUNT=1: QEMU -icount shift=5, about a LEON3'"'"'s instruction rate)'
 	@echo '  make fuzz            fuzz the PMU driver with random perf_event_attr (LEON3_FUZZ_SECONDS, LEON3_FUZZ_SEED)'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36; -msoft-float multilib)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
@@ -99,6 +104,15 @@ mibench: all
 		--fp $(MIBENCH_FP) --input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
 		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS) \
 		$(if $(filter 1,$(DETERMINISTIC)),--deterministic)
+
+# Vince Weaver's perf_event_tests in the guest (tools/perf-event-tests/pet,
+# Documentation/driver.md, "perf_event_tests")
+PET_OUT ?= $(TOP)/build/perf-event-tests
+PET_LIMIT ?= 600
+perf-event-tests: all
+	@tools/perf-event-tests/pet all --tree "$(PET_DIR)" --out "$(PET_OUT)" --limit $(PET_LIMIT) \
+		$(if $(filter 1,$(PET_ICOUNT)),--qemu-opt=-icount --qemu-opt=shift=5$(,)sleep=off) \
+		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),1 2)" --jobs $(JOBS)
 
 # Also part of make test; here alone, e.g. longer: LEON3_FUZZ_SECONDS=600
 fuzz: all

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make perf-event-tests end to end on the project's stand-in for
+perf_event_tests (tests/pmu/pet-standin, see its README): the build, a
+guest on 1 CPU and two on 2 at a time through GNU parallel, every
+program's verdict as the suite prints it, and every kind of trouble
+reported, never dropped: a failure, a hang, a crash, a program with no
+verdict, one that does not build; and the reasons of an expected file
+matched by verdict and CPU count."""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, check  # noqa: E402
+
+PET = os.path.join(TOP, "tools/perf-event-tests/pet")
+STANDIN = os.path.join(TOP, "tests/pmu/pet-standin")
+
+
+def main():
+    T = tempfile.mkdtemp()
+    out = os.path.join(T, "out")
+    try:
+        r = subprocess.run([PET, "all", "--tree", STANDIN, "--out", out, "--cpus", "1 2",
+                            "--jobs", "2", "--limit", "5",
+                            "--expected", os.path.join(STANDIN, "expected.tsv")],
+                           capture_output=True, text=True)
+        text = r.stdout + r.stderr
+        check("exits 1: results nothing explains", r.returncode == 1, f"exit {r.returncode}")
+        check("the stand-in tree is not written to", not os.path.exists(
+            os.path.join(STANDIN, "tests/basic/pass")))
+        check("progress: each directory's build, each guest",
+              "building tests/basic (1/2)" in text and "1 CPU(s), chunk 1: 3 programs" in text
+              and "2 CPU(s), chunk 0: 6 programs" in text, text[-600:])
+        rows = {row["program"]: row for row in csv.DictReader(open(f"{out}/results.csv"))}
+        want = {"basic/pass": "PASSED", "basic/fail": "FAILED", "basic/known": "KNOWN KERNEL BUG",
+                "basic/hang": "TIMEOUT", "basic/crash": "CRASHED", "basic/silent": "NO VERDICT",
+                "broken/broken": "NOT BUILT"}
+        check("every program has a row, the one that did not build too",
+              sorted(rows) == sorted(want), str(sorted(rows)))
+        for prog, verdict in sorted(want.items()):
+            got = [rows.get(prog, {}).get(c) for c in ("1 CPU", "2 CPU")]
+            check(f"{prog}: {verdict} on 1 and 2 CPUs", got == [verdict, verdict], str(got))
+        check("the hang was stopped at the limit: 5 s",
+              any(x.startswith("basic/hang\tTIMEOUT\t5.") for x in
+                  open(f"{out}/runs/1/chunk-0.tsv").read().split("\n") +
+                  open(f"{out}/runs/1/chunk-1.tsv").read().split("\n")))
+        check("the build's error is the reason given for the program that did not build",
+              "no-such-header.h" in text)
+        check("an explained failure takes its reason", rows["basic/fail"]["reason"] ==
+              "fails on purpose", rows["basic/fail"]["reason"])
+        check("a reason for 1 CPU does not explain 2 CPUs",
+              "basic/known on 2 CPU(s): KNOWN KERNEL BUG: not explained" in text and
+              "basic/known on 1 CPU(s)" not in text)
+        for prog in ("basic/hang", "basic/crash", "basic/silent", "broken/broken"):
+            check(f"{prog}: reported as not explained", f"{prog} on 1 CPU(s):" in text)
+        check("the summary counts each verdict",
+              "1 CPU(s): 1 CRASHED, 1 FAILED, 1 KNOWN KERNEL BUG, 1 NO VERDICT, 1 NOT BUILT, "
+              "1 PASSED, 1 TIMEOUT" in text)
+        md = open(f"{out}/results.md").read()
+        check("results.md: a row for each program that did not pass, none for the pass",
+              "| basic/fail | FAILED | FAILED | fails on purpose |" in md and
+              "basic/pass" not in md, md[:400])
+
+        r = subprocess.run([PET, "all", "--out", out], capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != "PET_DIR"})
+        check("no tree: exit 2 and where to get the suite",
+              r.returncode == 2 and "git clone https://github.com/deater/perf_event_tests"
+              in r.stderr, f"exit {r.returncode}: {r.stderr[:200]}")
+        r = subprocess.run([PET, "build", "--tree", T, "--out", out], capture_output=True,
+                           text=True)
+        check("a directory that is not the suite: refused",
+              r.returncode != 0 and "is not a perf_event_tests tree" in r.stderr, r.stderr[:200])
+    finally:
+        shutil.rmtree(T, ignore_errors=True)
+
+
+main()
