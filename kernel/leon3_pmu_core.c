@@ -111,6 +111,12 @@ static const struct leon3_event leon3_events[] = {
 
 #define HW_OP_UNSUPPORTED	-1
 
+/*
+ * A LEON3 has one clock: its AHB master runs at the CPU's clock (GRLIB's
+ * double-clocked leon3s2x aside, which this PMU's model is not), and it
+ * has no frequency scaling.  So bus cycles and reference cycles are its
+ * cycles.
+ */
 static const int leon3_hw_map[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= 0x15,
 	[PERF_COUNT_HW_INSTRUCTIONS]		= 0x11,
@@ -118,10 +124,10 @@ static const int leon3_hw_map[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_CACHE_MISSES]		= HW_OP_UNSUPPORTED,
 	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= 0x22,
 	[PERF_COUNT_HW_BRANCH_MISSES]		= HW_OP_UNSUPPORTED,
-	[PERF_COUNT_HW_BUS_CYCLES]		= HW_OP_UNSUPPORTED,
+	[PERF_COUNT_HW_BUS_CYCLES]		= 0x15,
 	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= 0x02,
 	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= 0x0a,
-	[PERF_COUNT_HW_REF_CPU_CYCLES]		= HW_OP_UNSUPPORTED,
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= 0x15,
 };
 
 #define C(x)	PERF_COUNT_HW_CACHE_##x

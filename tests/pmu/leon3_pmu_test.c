@@ -174,6 +174,30 @@ TEST_F(pmu, cycles_at_least_instructions)
 	close(cc);
 }
 
+/* One clock: bus cycles and reference cycles are cycles, exactly. */
+TEST_F(pmu, bus_and_ref_cycles_are_cycles)
+{
+	long long c[3] = { -1, -1, -1 };
+	int fd[3], i;
+
+	fd[0] = open_in(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 1, -1);
+	ASSERT_GE(fd[0], 0);
+	fd[1] = open_in(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, 0, 1, fd[0]);
+	ASSERT_GE(fd[1], 0) TH_LOG("bus-cycles: %s", strerror(errno));
+	fd[2] = open_in(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 0, 1, fd[0]);
+	ASSERT_GE(fd[2], 0) TH_LOG("ref-cycles: %s", strerror(errno));
+	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	loop(100000);
+	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(read(fd[i], &c[i], sizeof(c[i])), sizeof(c[i]));
+	EXPECT_GT(c[0], 300000);
+	EXPECT_EQ(c[1], c[0]);
+	EXPECT_EQ(c[2], c[0]);
+	for (i = 0; i < 3; i++)
+		close(fd[i]);
+}
+
 TEST_F(pmu, bad_configs)
 {
 	errno = 0;
