@@ -67,6 +67,21 @@ def main():
               "| basic/fail | FAILED | FAILED | fails on purpose |" in md and
               "basic/pass" not in md, md[:400])
 
+        exp = os.path.join(STANDIN, "expected.tsv")
+        r = subprocess.run([PET, "run", "--out", out, "--cpus", "1", "--jobs", "1", "--limit", "5",
+                            "--only", "basic/pass basic/fail"], capture_output=True, text=True)
+        r2 = subprocess.run([PET, "report", "--out", out, "--expected", exp],
+                            capture_output=True, text=True)
+        rows = [row["program"] for row in csv.DictReader(open(f"{out}/results.csv"))]
+        check("--only: those programs alone, and the report on them alone (exit 0: "
+              "the failure is explained)",
+              r.returncode == 0 and r2.returncode == 0 and rows == ["basic/fail", "basic/pass"],
+              f"exit {r.returncode}, {r2.returncode}: {rows}")
+        r = subprocess.run([PET, "run", "--out", out, "--only", "nosuch"], capture_output=True,
+                           text=True)
+        check("--only a program that was not built: refused",
+              r.returncode != 0 and "no such program or directory" in r.stderr, r.stderr[:200])
+
         r = subprocess.run([PET, "all", "--out", out], capture_output=True, text=True,
                            env={k: v for k, v in os.environ.items() if k != "PET_DIR"})
         check("no tree: exit 2 and where to get the suite",
