@@ -36,9 +36,10 @@ def main():
             os.path.join(STANDIN, "tests/basic/pass")))
         check("progress: each directory's build, each guest",
               "building tests/basic (1/2)" in text and "1 CPU(s), chunk 1: 3 programs" in text
-              and "2 CPU(s), chunk 0: 6 programs" in text, text[-600:])
+              and "2 CPU(s), chunk 0: 7 programs" in text, text[-600:])
         rows = {row["program"]: row for row in csv.DictReader(open(f"{out}/results.csv"))}
         want = {"basic/pass": "PASSED", "basic/fail": "FAILED", "basic/known": "KNOWN KERNEL BUG",
+                "basic/skip": "SKIPPED",
                 "basic/hang": "TIMEOUT", "basic/crash": "CRASHED", "basic/silent": "NO VERDICT",
                 "broken/broken": "NOT BUILT"}
         check("every program has a row, the one that did not build too",
@@ -54,6 +55,9 @@ def main():
               "no-such-header.h" in text)
         check("an explained failure takes its reason", rows["basic/fail"]["reason"] ==
               "fails on purpose", rows["basic/fail"]["reason"])
+        check("a skip is the test's own word: not reported", "basic/skip on" not in text and
+              rows["basic/skip"]["reason"].startswith("the test skips itself"),
+              rows["basic/skip"]["reason"])
         check("a reason for 1 CPU does not explain 2 CPUs",
               "basic/known on 2 CPU(s): KNOWN KERNEL BUG: not explained" in text and
               "basic/known on 1 CPU(s)" not in text)
@@ -61,7 +65,7 @@ def main():
             check(f"{prog}: reported as not explained", f"{prog} on 1 CPU(s):" in text)
         check("the summary counts each verdict",
               "1 CPU(s): 1 CRASHED, 1 FAILED, 1 KNOWN KERNEL BUG, 1 NO VERDICT, 1 NOT BUILT, "
-              "1 PASSED, 1 TIMEOUT" in text)
+              "1 PASSED, 1 SKIPPED, 1 TIMEOUT" in text)
         md = open(f"{out}/results.md").read()
         check("results.md: a row for each program that did not pass, none for the pass",
               "| basic/fail | FAILED | FAILED | fails on purpose |" in md and
@@ -72,11 +76,14 @@ def main():
                             "--only", "basic/pass basic/fail"], capture_output=True, text=True)
         r2 = subprocess.run([PET, "report", "--out", out, "--expected", exp],
                             capture_output=True, text=True)
-        rows = [row["program"] for row in csv.DictReader(open(f"{out}/results.csv"))]
-        check("--only: those programs alone, and the report on them alone (exit 0: "
-              "the failure is explained)",
-              r.returncode == 0 and r2.returncode == 0 and rows == ["basic/fail", "basic/pass"],
-              f"exit {r.returncode}, {r2.returncode}: {rows}")
+        rows = {row["program"]: (row["1 CPU"], row["2 CPU"])
+                for row in csv.DictReader(open(f"{out}/results.csv"))}
+        check("--only on 1 CPU: those programs alone in that column, '-' for the rest",
+              r.returncode == 0 and {p: v[0] for p, v in rows.items() if v[0] != "-"} ==
+              {"basic/fail": "FAILED", "basic/pass": "PASSED"}, f"exit {r.returncode}: {rows}")
+        check("--only on 1 CPU: the 2-CPU results stay",
+              rows.get("basic/hang", ("", ""))[1] == "TIMEOUT" and r2.returncode == 1,
+              f"exit {r2.returncode}: {rows.get('basic/hang')}")
         r = subprocess.run([PET, "run", "--out", out, "--only", "nosuch"], capture_output=True,
                            text=True)
         check("--only a program that was not built: refused",
