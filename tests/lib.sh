@@ -2,6 +2,9 @@
 # Helpers for test programs run by tests/run (sourced).
 
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+# as in tests/lib.py: the guest launcher and the guest compiler
+RUN=$TOP/tools/leon3-run
+CC=$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc
 
 ok() { printf 'ok - %s\n' "$*"; }
 not_ok() { printf 'not ok - %s\n' "$*"; }
@@ -34,5 +37,17 @@ expect_fail() {
 		not_ok "$desc (exit $rc, message did not match /$pat/: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
 	else
 		ok "$desc"
+	fi
+}
+
+# guest_build OUT SRC [FLAGS...]: SRC as a static guest program, warnings
+# as errors; if it does not build, "not ok" with the compiler's first
+# lines, and the test exits.
+guest_build() {
+	local out=$1 src=$2
+	shift 2
+	if ! "$CC" -static -O2 -Wall -Werror "$@" "$src" -o "$out" 2>"$out.cc.err"; then
+		not_ok "$(basename "$src") builds: $(head -n 3 "$out.cc.err" | tr '\n' ' ')"
+		exit 1
 	fi
 }

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../pmu/leon3_pmu_user.h"
+
 #define MAX_FDS		48
 
 static int fds[MAX_FDS];
@@ -48,19 +50,6 @@ static uint64_t rnd64(void)
 {
 	return (uint64_t)rand_r(&seed) << 33 ^ (uint64_t)rand_r(&seed) << 11 ^
 	       rand_r(&seed);
-}
-
-static int pmu_type(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/type", "r");
-	int type = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
 }
 
 static void random_attr(struct perf_event_attr *a, int type)
@@ -299,7 +288,7 @@ static int check_no_leak(int type)
 int main(int argc, char **argv)
 {
 	long opened = 0, refused = 0, ops = 0;
-	int type = pmu_type(), i, r;
+	int type = leon3_pmu_type(), i, r;
 	pthread_t thread;
 	time_t end;
 	pid_t other;

@@ -10,16 +10,12 @@
 
 . "$(dirname "$0")/../lib.sh"
 set -u
-cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
 secs=${LEON3_FUZZ_SECONDS:-45}
 seed=${LEON3_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-if ! "$cc" -static -pthread -O2 -Wall -Werror "$TOP/tests/fuzz/fuzz.c" -o "$T/fuzz" 2>"$T/cc.err"; then
-	not_ok "fuzz.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
-	exit 1
-fi
+guest_build "$T/fuzz" "$TOP/tests/fuzz/fuzz.c" -pthread
 cat >"$T/run.sh" <<SH
 /root/fuzz $secs $seed
 echo "fuzz exit \$?"
@@ -27,7 +23,7 @@ dmesg | grep -E 'BUG|WARNING|Oops|Unable to handle|INFO:|lockdep|possible recurs
 rmmod leon3_pmu
 grep -q '^leon3_pmu ' /proc/modules || echo unloaded
 SH
-"$TOP/tools/leon3-run" --timeout $((secs + 120)) --cpus 2 --add "$T/fuzz" --add "$T/run.sh" -- sh /root/run.sh \
+"$RUN" --timeout $((secs + 120)) --cpus 2 --add "$T/fuzz" --add "$T/run.sh" -- sh /root/run.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 info="seed $seed: $(grep -m1 '^opened' "$T/out")"
 is "fuzz ($secs s, $info): the guest finishes (no hang)" "$rc" 0

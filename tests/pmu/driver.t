@@ -8,8 +8,6 @@
 
 . "$(dirname "$0")/../lib.sh"
 set -u
-run="$TOP/tools/leon3-run"
-cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
 ko="$TOP/build/module/leon3_pmu.ko"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -18,11 +16,8 @@ if [ ! -f "$ko" ]; then
 	not_ok "the module is built (make module): $ko is missing"
 	exit 1
 fi
-if ! "$cc" -static -pthread -O2 -Wall -Werror -I "$TOP/build/linux-src/tools/testing/selftests" \
-	"$TOP/tests/pmu/leon3_pmu_test.c" -o "$T/leon3_pmu_test" 2>"$T/cc.err"; then
-	not_ok "leon3_pmu_test.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
-	exit 1
-fi
+guest_build "$T/leon3_pmu_test" "$TOP/tests/pmu/leon3_pmu_test.c" -pthread \
+	-I "$TOP/build/linux-src/tools/testing/selftests"
 
 # TAP from the harness ("ok 1 pmu.x", "not ok 2 pmu.y") as this suite's lines
 tap() {
@@ -35,7 +30,7 @@ tap() {
 # tens of microseconds of host time: the exact sample counts need that
 # limit off.
 for cpus in 1 2 4; do
-	"$run" --timeout 120 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
+	"$RUN" --timeout 120 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" -- \
 		sh -c 'echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent &&
 			insmod /root/leon3_pmu.ko && /root/leon3_pmu_test' \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
@@ -62,7 +57,7 @@ insmod /root/leon3_pmu.ko && [ -e /sys/bus/event_source/devices/leon3_pmu ] && e
 # the reloaded module has its overflow interrupt again
 /root/leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo samples
 SH
-"$run" --timeout 120 --no-module --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
+"$RUN" --timeout 120 --no-module --add "$ko" --add "$T/leon3_pmu_test" --add "$T/reload.sh" -- sh /root/reload.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 is "unload and reload: exit status" "$rc" 0
 check "the module unloads once no event is open" grep -qx unloaded "$T/out"
@@ -79,7 +74,7 @@ nointr_tests="-r pmu.count_beyond_32_bits -r pmu.user_instructions_exact
 	-r pmu.count_follows_migration -r pmu.per_thread_counts -r pmu.sampling_needs_interrupt"
 for how in "no line:1:0" "request_irq fails:2:20"; do
 	name=${how%%:*} cpus=$(cut -d: -f2 <<<"$how") line=${how##*:}
-	"$run" --timeout 300 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" \
+	"$RUN" --timeout 300 --no-module --cpus "$cpus" --add "$ko" --add "$T/leon3_pmu_test" \
 		--qemu-opt=-global --qemu-opt="LEON3-sparc-cpu.pmu-irq=$line" -- \
 		sh -c "insmod /root/leon3_pmu.ko && dmesg | grep leon3_pmu: && /root/leon3_pmu_test $(echo $nointr_tests)" \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?

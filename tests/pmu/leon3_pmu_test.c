@@ -26,19 +26,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-
-static int pmu_type(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/type", "r");
-	int type = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
-}
+#include "leon3_pmu_user.h"
 
 /* An event of this task, in @group (-1: a new one, disabled) */
 static int open_in(__u32 type, __u64 config, int excl_user, int excl_kernel,
@@ -61,38 +49,13 @@ static int open_event(__u32 type, __u64 config, int excl_user, int excl_kernel)
 	return open_in(type, config, excl_user, excl_kernel, -1);
 }
 
-/* n iterations of subcc, bne, nop after a mov: 3n + 1 instructions */
-static void loop(long n)
-{
-	long r;
-
-	__asm__ __volatile__("mov %1, %0\n"
-			     "1: subcc %0, 1, %0\n"
-			     "bne 1b\n"
-			     " nop\n" : "=&r" (r) : "r" (n) : "cc");
-}
-
-/* Count one loop of @n iterations on @fd. */
-static long long count_loop(int fd, long n)
-{
-	long long c = -1;
-
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	loop(n);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &c, sizeof(c)) != sizeof(c))
-		return -1;
-	return c;
-}
-
 FIXTURE(pmu) {
 	int type;
 };
 
 FIXTURE_SETUP(pmu)
 {
-	self->type = pmu_type();
+	self->type = leon3_pmu_type();
 	ASSERT_GT(self->type, 0) TH_LOG("no leon3_pmu in sysfs: module not loaded?");
 }
 
@@ -107,9 +70,9 @@ TEST_F(pmu, user_instructions_exact)
 	long long a, b, again;
 
 	ASSERT_GE(fd, 0);
-	a = count_loop(fd, 100000);
-	b = count_loop(fd, 1100000);
-	again = count_loop(fd, 100000);
+	a = leon3_count_loop(fd, 100000);
+	b = leon3_count_loop(fd, 1100000);
+	again = leon3_count_loop(fd, 100000);
 	EXPECT_EQ(b - a, 3 * 1000000LL);
 	EXPECT_EQ(again, a);		/* deterministic */
 	EXPECT_GT(a, 300000);
@@ -121,7 +84,7 @@ TEST_F(pmu, generic_instructions_route_here)
 	int fd = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
 
 	ASSERT_GE(fd, 0);
-	EXPECT_EQ(count_loop(fd, 600000) - count_loop(fd, 100000), 1500000LL);
+	EXPECT_EQ(leon3_count_loop(fd, 600000) - leon3_count_loop(fd, 100000), 1500000LL);
 	close(fd);
 }
 
@@ -144,7 +107,7 @@ TEST_F(pmu, kernel_only_counts_syscalls)
 	ASSERT_GE(user, 0);
 	ASSERT_GE(kernel, 0);
 	ioctl(all, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	loop(10000000);			/* 30M user instructions */
+	leon3_loop(10000000);			/* 30M user instructions */
 	for (i = 0; i < 100; i++)
 		getppid();
 	ioctl(all, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
@@ -167,8 +130,8 @@ TEST_F(pmu, cycles_at_least_instructions)
 
 	ASSERT_GE(ci, 0);
 	ASSERT_GE(cc, 0);
-	i = count_loop(ci, 1000000);
-	c = count_loop(cc, 1000000);
+	i = leon3_count_loop(ci, 1000000);
+	c = leon3_count_loop(cc, 1000000);
 	EXPECT_GE(c, i);
 	close(ci);
 	close(cc);
@@ -187,7 +150,7 @@ TEST_F(pmu, bus_and_ref_cycles_are_cycles)
 	fd[2] = open_in(PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 0, 1, fd[0]);
 	ASSERT_GE(fd[2], 0) TH_LOG("ref-cycles: %s", strerror(errno));
 	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	loop(100000);
+	leon3_loop(100000);
 	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(read(fd[i], &c[i], sizeof(c[i])), sizeof(c[i]));
@@ -220,7 +183,7 @@ TEST_F(pmu, hypervisor_only_counts_nothing)
 	int fd = open_event(self->type, 0x11, 1, 1);
 
 	ASSERT_GE(fd, 0) TH_LOG("exclude_user and exclude_kernel: %s", strerror(errno));
-	EXPECT_EQ(count_loop(fd, 1000000), 0);
+	EXPECT_EQ(leon3_count_loop(fd, 1000000), 0);
 	close(fd);
 }
 
@@ -547,8 +510,8 @@ TEST_F(pmu, count_beyond_32_bits)
 	long long small, big, want;
 
 	ASSERT_GE(fd, 0);
-	small = count_loop(fd, 100000);
-	big = count_loop(fd, 1500100000);	/* 4.5e9 instructions */
+	small = leon3_count_loop(fd, 100000);
+	big = leon3_count_loop(fd, 1500100000);	/* 4.5e9 instructions */
 	want = small + 3 * 1500000000LL;
 	EXPECT_GT(big, 1LL << 32);
 	EXPECT_LE(big, want);
@@ -587,7 +550,7 @@ TEST_F(pmu, group_fits_counters)
 		long long ins = -1, cyc = -1;
 
 		ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-		loop(100000);
+		leon3_loop(100000);
 		ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 		EXPECT_EQ(read(fds[0], &ins, sizeof(ins)), sizeof(ins));
 		EXPECT_EQ(read(fds[n - 1], &cyc, sizeof(cyc)), sizeof(cyc));
@@ -621,7 +584,7 @@ TEST_F(pmu, multiplexing_scales)
 	 */
 	ref = open_event(self->type, 0x11, 0, 1);
 	ASSERT_GE(ref, 0);
-	want = count_loop(ref, 300000000);
+	want = leon3_count_loop(ref, 300000000);
 	close(ref);
 
 	for (i = 0; i < 10; i++) {
@@ -630,7 +593,7 @@ TEST_F(pmu, multiplexing_scales)
 	}
 	/* all ten on and off at once */
 	prctl(PR_TASK_PERF_EVENTS_ENABLE);
-	loop(300000000);
+	leon3_loop(300000000);
 	prctl(PR_TASK_PERF_EVENTS_DISABLE);
 	for (i = 0; i < 10; i++) {
 		__u64 v[3] = { 0 };
@@ -663,7 +626,7 @@ static void *worker_run(void *arg)
 		return NULL;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 20; i++) {
-		loop(w->chunk);
+		leon3_loop(w->chunk);
 		sched_yield();
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -700,7 +663,7 @@ static __attribute__((noipa)) long long count_moving(int move)
 	pin_to(0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 20; i++) {
-		loop(100000);
+		leon3_loop(100000);
 		pin_to((i + 1) & move);
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -916,7 +879,7 @@ TEST_F(pmu, unload_refused_while_open)
 	/* busybox's rmmod exits 0 even when the kernel says EAGAIN */
 	system("rmmod leon3_pmu 2>/dev/null");
 	EXPECT_EQ(system("grep -q '^leon3_pmu .* Live' /proc/modules"), 0);
-	EXPECT_EQ(pmu_type(), self->type);
+	EXPECT_EQ(leon3_pmu_type(), self->type);
 	close(fd);
 }
 

@@ -19,18 +19,12 @@
 
 . "$(dirname "$0")/../lib.sh"
 set -u
-run="$TOP/tools/leon3-run"
-cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 PERIODS=300
 
-if ! "$cc" -static -O2 -Wall -Werror "$TOP/tests/pmu/refresh-signals.c" \
-	-o "$T/refresh-signals" 2>"$T/cc.err"; then
-	not_ok "refresh-signals.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
-	exit 1
-fi
-"$run" --timeout 300 --qemu-opt=-icount --qemu-opt=shift=5,sleep=off \
+guest_build "$T/refresh-signals" "$TOP/tests/pmu/refresh-signals.c"
+"$RUN" --timeout 300 --qemu-opt=-icount --qemu-opt=shift=5,sleep=off \
 	--add "$T/refresh-signals" -- \
 	sh -c "grep Cpu0ClkTck /proc/cpuinfo; cat /proc/sys/kernel/perf_cpu_time_max_percent;
 		/root/refresh-signals $PERIODS; /root/refresh-signals $PERIODS" \

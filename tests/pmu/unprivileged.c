@@ -15,25 +15,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "leon3_pmu_user.h"
+
 static int failed;
 
 static void check(int ok, const char *what, long got)
 {
 	printf("%s - %s (got %ld)\n", ok ? "ok" : "not ok", what, got);
 	failed |= !ok;
-}
-
-static int pmu_type(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/type", "r");
-	int type = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
 }
 
 static int open_event(__u32 type, __u64 config, __u64 config1, int excl_kernel,
@@ -52,38 +41,9 @@ static int open_event(__u32 type, __u64 config, __u64 config1, int excl_kernel,
 	return syscall(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
 }
 
-/* n iterations of subcc, bne, nop after a mov: 3n + 1 instructions */
-static void loop(long n)
-{
-	long r;
-
-	__asm__ __volatile__("mov %1, %0\n"
-			     "1: subcc %0, 1, %0\n"
-			     "bne 1b\n"
-			     " nop\n" : "=&r" (r) : "r" (n) : "cc");
-}
-
-/* The user instructions of two loops 3 x apart: their difference */
-static long long loop_difference(int fd)
-{
-	long long c[2] = { -1, -1 };
-	long n[2] = { 100000, 300000 };
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		loop(n[i]);
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (read(fd, &c[i], sizeof(c[i])) != sizeof(c[i]))
-			return -1;
-	}
-	return c[1] - c[0];
-}
-
 int main(void)
 {
-	int type = pmu_type(), fd, paranoid = -99;
+	int type = leon3_pmu_type(), fd, paranoid = -99;
 	FILE *f;
 
 	f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -102,7 +62,8 @@ int main(void)
 	fd = open_event(type, 0x11, 0, 1, 0, -1);
 	check(fd >= 0, "its own user-mode instructions: opens", fd < 0 ? errno : 0);
 	if (fd >= 0) {
-		long long d = loop_difference(fd);
+		/* the overhead around the loop cancels */
+		long long d = leon3_count_loop(fd, 300000) - leon3_count_loop(fd, 100000);
 
 		check(d == 600000, "... and counts a loop exactly: 600000", d);
 		close(fd);

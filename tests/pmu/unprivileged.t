@@ -8,17 +8,11 @@
 
 . "$(dirname "$0")/../lib.sh"
 set -u
-run="$TOP/tools/leon3-run"
-cc="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-gcc"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-if ! "$cc" -static -O2 -Wall -Werror "$TOP/tests/pmu/unprivileged.c" -o "$T/unprivileged" \
-	2>"$T/cc.err"; then
-	not_ok "unprivileged.c builds: $(head -n 3 "$T/cc.err" | tr '\n' ' ')"
-	exit 1
-fi
-"$run" --timeout 120 --add "$T/unprivileged" -- /root/unprivileged >"$T/out" 2>"$T/err" \
+guest_build "$T/unprivileged" "$TOP/tests/pmu/unprivileged.c"
+"$RUN" --timeout 120 --add "$T/unprivileged" -- /root/unprivileged >"$T/out" 2>"$T/err" \
 	&& rc=0 || rc=$?
 grep -E '^(not )?ok - ' "$T/out"
 check "the checks ran as nobody and all passed (exit $rc)" [ "$rc" = 0 ]
