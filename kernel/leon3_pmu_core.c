@@ -161,6 +161,8 @@ static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
 static u32 leon3_pmu_features;
 static int leon3_pmu_irq[NR_CPUS];	/* Linux irq of each CPU's PMU */
 static u32 leon3_pmu_irqen;		/* CTRL_IRQEN if every CPU has one */
+/* ns = cycles * mult >> 10 at the CPU's clock; 0: clock unknown */
+static u32 leon3_pmu_ns_mult;
 
 static bool leon3_event_known(u32 id)
 {
@@ -519,7 +521,7 @@ static int leon3_pmu_irq_time_start(struct leon3_pmu_hw *hw)
 {
 	int c = find_first_zero_bit(&hw->used, LEON3_PMU_COUNTERS);
 
-	if (c >= LEON3_PMU_COUNTERS || !local_cpu_data().clock_tick)
+	if (c >= LEON3_PMU_COUNTERS || !leon3_pmu_ns_mult)
 		return -1;
 	leon3_pmu_reg_write(PMU_CNT(c), 0);
 	leon3_pmu_reg_write(PMU_CTRL(c), EV_CYCLES | CTRL_EN | CTRL_SU);
@@ -539,8 +541,7 @@ static u64 leon3_pmu_irq_time(struct leon3_pmu_hw *hw, int c, u64 wall_start)
 	cycles = leon3_pmu_reg_read(PMU_CNT(c));
 	leon3_pmu_reg_write(PMU_CTRL(c), 0);
 	if (cycles)	/* else GCTRL.EN was clear: nothing counted */
-		hw->irq_ns = div_u64((u64)cycles * NSEC_PER_SEC,
-				     local_cpu_data().clock_tick);
+		hw->irq_ns = ((u64)cycles * leon3_pmu_ns_mult) >> 10;
 	return hw->irq_ns ?: sched_clock() - wall_start;
 }
 
@@ -815,6 +816,9 @@ static int __init leon3_pmu_init(void)
 		return -ENODEV;
 	}
 	leon3_pmu_features = leon3_pmu_reg_read(PMU_FEATURES);
+	/* once here: a 64-bit division costs the handler hundreds of instructions */
+	if (cpu_data(0).clock_tick)
+		leon3_pmu_ns_mult = div_u64((u64)NSEC_PER_SEC << 10, cpu_data(0).clock_tick);
 	leon3_pmu_init_event_attrs();
 	on_each_cpu(leon3_pmu_reset_cpu, (void *)1, 1);
 	for_each_possible_cpu(cpu) {
