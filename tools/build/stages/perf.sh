@@ -7,7 +7,8 @@
 # functions; with libpfm4 (the libpfm4 stage, with the LEON3 model),
 # perf stat --pfm-events takes libpfm4's event names.  Every other
 # optional library is off: no libtraceevent
-# (sparc32 has no tracing), no Python, Perl, BPF or unwinders.  The
+# (sparc32 has no tracing), no Python, Perl, BPF or libunwind (libdw
+# unwinds --call-graph dwarf).  The
 # JSON event tables and metrics (pmu-events, the LEON3's from the kernel
 # patch series) are compiled in: jevents runs on the host's python3.
 
@@ -46,11 +47,17 @@ stage_build() {
 		grep -qx "feature-$f=1" "$WORK/perf/FEATURE-DUMP" ||
 			die "perf was built without $f (see $WORK/perf/FEATURE-DUMP)"
 	done
-	# (grep reads all of nm's output: -q would end nm with SIGPIPE, a failure under pipefail)
-	sparc64-linux-gnu-nm "$WORK/perf/perf" | grep -w pfm_get_os_event_encoding >/dev/null ||
+	sparc64-linux-gnu-nm "$WORK/perf/perf" >"$WORK/perf.nm"
+	grep -w pfm_get_os_event_encoding "$WORK/perf.nm" >/dev/null ||
 		die "perf was built without libpfm4 (see the libpfm4 lines of $LOG)"
+	# --call-graph dwarf: libdw's unwinder with the sparc initial frame
+	# (kernel/patches/0027)
+	grep -w libdw__arch_set_initial_registers "$WORK/perf.nm" >/dev/null ||
+		die "perf was built without libdw's DWARF unwinder (see $WORK/perf/FEATURE-DUMP)"
 	mkdir -p "$OUT/bin"
-	sparc64-linux-gnu-strip -o "$OUT/bin/perf" "$WORK/perf/perf"
+	# Its symbol table stays (1.4 MB): perf test's dwarf unwinding test
+	# names perf's own functions, and perf can profile perf.
+	sparc64-linux-gnu-strip --strip-debug -o "$OUT/bin/perf" "$WORK/perf/perf"
 	file "$OUT/bin/perf"
 }
 
