@@ -163,6 +163,21 @@ def csv_counts(lines, event):
     return vals
 
 
+def symbol_chains(lines):
+    """perf script -F ip,sym call chains: lists of (ip, symbol name)."""
+    out, cur = [], []
+    for line in lines:
+        m = re.match(r"^\s+([0-9a-f]+) (\S+)", line)
+        if m:
+            cur.append((int(m.group(1), 16), re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))))
+        elif not line.strip() and cur:
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+
+
 def function_symbols(binary):
     """[(start, end, name)] of a binary's functions, from nm -S, sorted."""
     out = subprocess.run(["sparc64-linux-gnu-nm", "-S", binary], check=True,

@@ -7,7 +7,10 @@
 # binaries and the project's vmlinux.  A big-endian 32-bit perf.data read
 # on x86-64 must give the report the guest gives: the same top functions
 # with the same shares.  perf annotate disassembles work() of
-# tests/pmu/workload.c as objdump does.  Bad input: an unknown metric, a
+# tests/pmu/workload.c as objdump does.  A perf.data of --call-graph
+# dwarf, which only the guest's perf can unwind: the host's reports its
+# samples by IP, with a warning (kernel/patches/0028), not made-up
+# chains.  Bad input: an unknown metric, a
 # --symfs that does not exist, a truncated perf.data, a perf.data that
 # was never written.
 
@@ -35,6 +38,9 @@ perf record -q -g -e instructions -c 20011 -o /root/a.data -- \
 	sh -c "ls -R /sys >/dev/null; $w spin 1000000" 2>&1
 sec report-a
 perf report -i /root/a.data --stdio --no-children --sort dso,sym -g none -q 2>&1 | cat
+perf record -q --call-graph dwarf -e instructions:u -c 100003 -o /root/d.data $w leaf 3000000 2>&1
+sec report-d
+perf report -i /root/d.data --stdio --no-children --sort dso,sym -g none -q 2>&1 | cat
 sec bad-metric
 perf stat -M NoSuchMetric -- true 2>&1; echo "exit $?"
 sec end
@@ -65,9 +71,9 @@ def main():
     script = os.path.join(tmp, "guest.sh")
     with open(script, "w") as f:
         f.write(GUEST)
-    du, da = os.path.join(tmp, "u"), os.path.join(tmp, "a")
+    du, da, dd = (os.path.join(tmp, x) for x in ("u", "a", "d"))
     p = subprocess.run([RUN, "--timeout", "300", "--add", wl, "--add", script,
-                        "--perf-data", f"/root/u.data:{du}", "--perf-data", f"/root/a.data:{da}",
+                        "--perf-data", f"/root/u.data:{du}", "--perf-data", f"/root/a.data:{da}", "--perf-data", f"/root/d.data:{dd}",
                         "--", "sh", "/root/guest.sh"], capture_output=True, text=True)
     s = sections(p.stdout)
     if p.returncode or "end" not in s:
@@ -97,6 +103,21 @@ def main():
               host[:TOP_N] == guest[:TOP_N],
               f"exit {h.returncode}; guest {guest[:TOP_N]}; host {host[:TOP_N]}; "
               f"{h.stderr.strip()[-300:]}")
+    # --call-graph dwarf data: the host does not unwind a sparc stack
+    guest = report_rows(s["report-d"])
+    # (not -q: it silences perf's warnings)
+    h = host_perf(dd, "report", "--stdio", "--no-children", "--sort", "dso,sym")
+    host = report_rows(h.stdout.splitlines())
+    check("host report of --call-graph dwarf data: the guest's shares by IP, and a warning "
+          "that it cannot unwind sparc samples",
+          h.returncode == 0 and guest[:1] == [("100.00", "workload", "[.] leaf_work")]
+          and host[:TOP_N] == guest[:TOP_N]
+          and "Cannot unwind sparc samples with libdw on x86" in h.stderr,
+          f"exit {h.returncode}; guest {guest[:TOP_N]}; host {host[:TOP_N]}; "
+          f"{h.stderr.strip()[-300:]}")
+    chained = [line for line in h.stdout.splitlines() if re.match(r"^\s+\|?\s*---", line)]
+    check("host report of --call-graph dwarf data: no call chain made up from x86 registers",
+          not chained, " | ".join(chained[:3]))
     guest_u = report_rows(s["report-u"])
     check("the user-only report: work() has every sample",
           guest_u[:1] == [("100.00", "workload", "[.] work")], str(guest_u[:3]))

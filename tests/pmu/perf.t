@@ -22,7 +22,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (RUN, KERNBASE, ok, not_ok, check, perf_json,  # noqa: E402
                  doc_event_descriptions, doc_event_codes, build_workload, sections, csv_counts,
-                 function_symbols, kernel_symbols)
+                 function_symbols, kernel_symbols, symbol_chains)
 
 PER_THREAD_RUNS = 10
 
@@ -108,21 +108,6 @@ def metric_value(metric, counts):
     scale = float(re.match(r"[0-9.e+-]+", metric["ScaleUnit"]).group(0))
     env = dict(counts, d_ratio=lambda a, b: a / b if b else 0.0)
     return eval(metric["MetricExpr"], {"__builtins__": {}}, env) * scale
-
-
-def symbol_chains(lines):
-    """perf script -F ip,sym call chains: lists of (ip, symbol name)."""
-    out, cur = [], []
-    for line in lines:
-        m = re.match(r"^\s+([0-9a-f]+) (\S+)", line)
-        if m:
-            cur.append((int(m.group(1), 16), re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))))
-        elif not line.strip() and cur:
-            out.append(cur)
-            cur = []
-    if cur:
-        out.append(cur)
-    return out
 
 
 def chains(lines):

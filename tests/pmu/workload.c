@@ -4,6 +4,9 @@
  *
  *   workload spin N      main -> outer -> work: N iterations of a
  *                        3-instruction loop in a function with a frame
+ *   workload leaf N      main -> outer_leaf -> leaf_work: the same loop
+ *                        in a leaf function, which has no frame of its
+ *                        own (its return address stays in %o7)
  *   workload threads N   two threads, with N and 3N iterations; they
  *                        start once a line comes on stdin, so that perf
  *                        can attach to all three threads first
@@ -22,20 +25,45 @@
 #include <string.h>
 #include <unistd.h>
 
-/* work(n): 3n instructions in a register window of its own */
+/*
+ * work(n): 3n instructions in a register window of its own.  The CFI
+ * directives are gcc's for a function with a window: perf record
+ * --call-graph dwarf unwinds through it.
+ */
 long work(long n);
 __asm__(".text\n"
 	".align 4\n"
 	".global work\n"
 	".type work, #function\n"
 	"work:\n"
+	"	.cfi_startproc\n"
 	"	save %sp, -96, %sp\n"
+	"	.cfi_window_save\n"
+	"	.cfi_register 15, 31\n"
+	"	.cfi_def_cfa_register 30\n"
 	"1:	subcc %i0, 1, %i0\n"
 	"	bne 1b\n"
 	"	 nop\n"
 	"	ret\n"
 	"	 restore %g0, 1, %o0\n"
+	"	.cfi_endproc\n"
 	".size work, . - work\n");
+
+/* leaf_work(n): the same 3n instructions, in its caller's window */
+long leaf_work(long n);
+__asm__(".text\n"
+	".align 4\n"
+	".global leaf_work\n"
+	".type leaf_work, #function\n"
+	"leaf_work:\n"
+	"	.cfi_startproc\n"
+	"1:	subcc %o0, 1, %o0\n"
+	"	bne 1b\n"
+	"	 nop\n"
+	"	retl\n"
+	"	 mov 1, %o0\n"
+	"	.cfi_endproc\n"
+	".size leaf_work, . - leaf_work\n");
 
 /*
  * stream(buf, m): m loads of one word from each STREAM_STRIDE bytes of
@@ -70,6 +98,12 @@ static long stream_buf[STREAM_BYTES / sizeof(long)];
 __attribute__((noinline)) long outer(long n)
 {
 	return work(n) + 1;
+}
+
+/* leaf_work's caller, which a frame-pointer call chain cannot see */
+__attribute__((noinline)) long outer_leaf(long n)
+{
+	return leaf_work(n) + 1;
 }
 
 /*
@@ -156,6 +190,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return outer(n) != 2;
+	if (argc == 3 && !strcmp(argv[1], "leaf"))
+		return outer_leaf(n) != 2;
 	if (argc == 3 && !strcmp(argv[1], "threads")) {
 		pthread_barrier_init(&start, NULL, 3);
 		pthread_create(&a, NULL, thread_work, (void *)n);
@@ -167,6 +203,6 @@ int main(int argc, char **argv)
 		pthread_join(b, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin N | threads N | team N M\n");
+	fprintf(stderr, "usage: workload spin N | leaf N | threads N | team N M\n");
 	return 2;
 }
