@@ -101,7 +101,12 @@ static void random_attr(struct perf_event_attr *a, int type)
 	a->sample_type = rnd64() & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				    PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN |
 				    PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
-				    PERF_SAMPLE_CPU);
+				    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_STACK_USER);
+	/* sparc32 has 20 sample registers (kernel/patches/0025): some masks beyond */
+	a->sample_regs_user = rnd(8) ? rnd64() & ((1ULL << rnd(24)) - 1) : rnd64();
+	a->sample_regs_intr = rnd(8) ? rnd64() & ((1ULL << rnd(24)) - 1) : rnd64();
+	a->sample_stack_user = rnd(4) ? 8 * rnd(2048) : (uint32_t)rnd64();
 	a->read_format = rnd64() & (PERF_FORMAT_TOTAL_TIME_ENABLED |
 				    PERF_FORMAT_TOTAL_TIME_RUNNING |
 				    PERF_FORMAT_ID | PERF_FORMAT_GROUP);
