@@ -236,30 +236,57 @@ static const char *user_sample_error(const struct sample *x, char *buf,
 	return "";
 }
 
+/*
+ * Open an event that samples every register and a stack dump (kernel
+ * mode only with @exclude_user), reported as the check @what, and run
+ * @work under it: its samples in @s (at most @max), their number or -1
+ * (read_samples()) in *@n.  -1 when the event or its ring could not be
+ * had.
+ */
+static int sample_all_regs(int exclude_user, __u64 period, const char *what,
+			   void (*work)(void), struct sample *s, int max, int *n)
+{
+	size_t len = (RING_PAGES + 1) * sysconf(_SC_PAGESIZE);
+	void *ring;
+	int fd;
+
+	fd = open_sampler(exclude_user, period, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
+			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR,
+			  ALL_REGS, ALL_REGS, STACK_DUMP);
+	check(fd >= 0, what, strerror(errno));
+	if (fd < 0)
+		return -1;
+	ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		check(0, "mmap of the ring", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	*n = read_samples(ring, s, max);
+	munmap(ring, len);
+	close(fd);
+	return 0;
+}
+
+static void window_spin_work(void)
+{
+	window_spin(LOOPS, ARG(1), ARG(2), ARG(3), ARG(4), ARG(5));
+	/* no tail call: window_spin's %i7 must be a call to it */
+	__asm__ __volatile__("" ::: "memory");
+}
+
 static void user_samples(void)
 {
 	static struct sample s[64];
 	char what[160], buf[160], first[200] = "";
-	size_t page = sysconf(_SC_PAGESIZE);
-	int fd, n, i, bad = 0;
-	void *ring;
+	int n, i, bad = 0;
 
-	fd = open_sampler(0, PERIOD, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
-			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR,
-			  ALL_REGS, ALL_REGS, STACK_DUMP);
-	snprintf(buf, sizeof(buf), "%s", strerror(errno));
-	check(fd >= 0, "a user sampling event with every register and a stack dump opens", buf);
-	if (fd < 0)
+	if (sample_all_regs(0, PERIOD, "a user sampling event with every register and a stack dump opens",
+			    window_spin_work, s, 64, &n))
 		return;
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (ring == MAP_FAILED) {
-		check(0, "mmap of the ring", strerror(errno));
-		return;
-	}
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	window_spin(LOOPS, ARG(1), ARG(2), ARG(3), ARG(4), ARG(5));
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	n = read_samples(ring, s, 64);
 
 	/* 4 instructions an iteration; a sample or two outside the loop */
 	snprintf(buf, sizeof(buf), "%d", n);
@@ -277,8 +304,6 @@ static void user_samples(void)
 		 "%%y, %%psr as window_spin set them; the dump's window holds its locals, "
 		 "its ins and the live counter in %%l7");
 	check(n > 0 && !bad, what, first);
-	munmap(ring, (RING_PAGES + 1) * page);
-	close(fd);
 }
 
 /*
@@ -300,31 +325,24 @@ static const char *kernel_sample_error(const struct sample *x)
 		"a user-mode sample whose REGS_INTR is not REGS_USER";
 }
 
+static void system_calls_work(void)
+{
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		syscall(__NR_getppid);
+}
+
 static void kernel_samples(void)
 {
 	static struct sample s[64];
-	size_t page = sysconf(_SC_PAGESIZE);
 	char buf[240] = "";
-	int fd, n, i, bad = 0, kernel = 0;
-	void *ring;
+	int n, i, bad = 0, kernel = 0;
 
-	fd = open_sampler(1, KERNEL_PERIOD, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
-			  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR,
-			  ALL_REGS, ALL_REGS, STACK_DUMP);
-	check(fd >= 0, "a kernel sampling event with user and interrupt registers opens",
-	      strerror(errno));
-	if (fd < 0)
+	if (sample_all_regs(1, KERNEL_PERIOD,
+			    "a kernel sampling event with user and interrupt registers opens",
+			    system_calls_work, s, 64, &n))
 		return;
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (ring == MAP_FAILED) {
-		check(0, "mmap of the ring", strerror(errno));
-		return;
-	}
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (i = 0; i < 10000; i++)
-		syscall(__NR_getppid);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	n = read_samples(ring, s, 64);
 	for (i = 0; i < n; i++) {
 		const struct sample *x = &s[i];
 		const char *e = kernel_sample_error(x);
@@ -341,8 +359,6 @@ static void kernel_samples(void)
 		snprintf(buf, sizeof(buf), "%d kernel samples of %d", kernel, n);
 	check(kernel >= 5 && !bad, "every kernel sample: the kernel's pc and %psr in REGS_INTR, "
 	      "the user's in REGS_USER, and a user stack dump", buf);
-	munmap(ring, (RING_PAGES + 1) * page);
-	close(fd);
 }
 
 static void bad_masks(void)
