@@ -71,19 +71,38 @@ def main():
               "| basic/fail | FAILED | FAILED | fails on purpose |" in md and
               "basic/pass" not in md, md[:400])
 
+        # A rerun with --only: a program's new result replaces its old one
+        # (here a FAILED written into the first run), the others stay.
         exp = os.path.join(STANDIN, "expected.tsv")
+        first = [f"{out}/runs/1/chunk-{i}.tsv" for i in (0, 1)]
+        for path in first:
+            text = open(path).read()
+            open(path, "w").write(text.replace("basic/pass\tPASSED", "basic/pass\tFAILED"))
         r = subprocess.run([PET, "run", "--out", out, "--cpus", "1", "--jobs", "1", "--limit", "5",
                             "--only", "basic/pass basic/fail"], capture_output=True, text=True)
         r2 = subprocess.run([PET, "report", "--out", out, "--expected", exp],
                             capture_output=True, text=True)
         rows = {row["program"]: (row["1 CPU"], row["2 CPU"])
                 for row in csv.DictReader(open(f"{out}/results.csv"))}
-        check("--only on 1 CPU: those programs alone in that column, '-' for the rest",
-              r.returncode == 0 and {p: v[0] for p, v in rows.items() if v[0] != "-"} ==
-              {"basic/fail": "FAILED", "basic/pass": "PASSED"}, f"exit {r.returncode}: {rows}")
-        check("--only on 1 CPU: the 2-CPU results stay",
-              rows.get("basic/hang", ("", ""))[1] == "TIMEOUT" and r2.returncode == 1,
-              f"exit {r2.returncode}: {rows.get('basic/hang')}")
+        rerun = f"{out}/runs/1/rerun-1/chunk-0.tsv"
+        check("--only after a run: those programs run again, alone (runs/1/rerun-1)",
+              r.returncode == 0 and os.path.exists(rerun) and
+              sorted(x.split("\t")[0] for x in open(rerun).read().split("\n")[1:] if x) ==
+              ["basic/fail", "basic/pass"], f"exit {r.returncode}: {r.stderr[-300:]}")
+        check("--only after a run: the new result replaces the old one",
+              rows.get("basic/pass") == ("PASSED", "PASSED"), str(rows.get("basic/pass")))
+        check("--only after a run: the other programs keep their results, on both CPU counts",
+              {p: v for p, v in rows.items() if p != "basic/pass"} ==
+              {p: (v, v) for p, v in want.items() if p != "basic/pass"} and r2.returncode == 1,
+              f"exit {r2.returncode}: {rows}")
+        shutil.rmtree(f"{out}/runs/2")
+        r = subprocess.run([PET, "run", "--out", out, "--cpus", "2", "--jobs", "2", "--limit", "5",
+                            "--only", "basic/fail"], capture_output=True, text=True)
+        subprocess.run([PET, "report", "--out", out, "--expected", exp], capture_output=True)
+        rows = {row["program"]: row["2 CPU"] for row in csv.DictReader(open(f"{out}/results.csv"))}
+        check("--only with no earlier run: that program alone in its column, '-' for the rest",
+              r.returncode == 0 and {p: v for p, v in rows.items() if v != "-"} ==
+              {"basic/fail": "FAILED"}, f"exit {r.returncode}: {rows}")
         r = subprocess.run([PET, "run", "--out", out, "--only", "nosuch"], capture_output=True,
                            text=True)
         check("--only a program that was not built: refused",
