@@ -89,8 +89,15 @@ def main():
               r.returncode == 0 and os.path.exists(rerun) and
               sorted(x.split("\t")[0] for x in open(rerun).read().split("\n")[1:] if x) ==
               ["basic/fail", "basic/pass"], f"exit {r.returncode}: {r.stderr[-300:]}")
-        check("--only after a run: the new result replaces the old one",
-              rows.get("basic/pass") == ("PASSED", "PASSED"), str(rows.get("basic/pass")))
+        reasons = {row["program"]: row["reason"] for row in csv.DictReader(open(f"{out}/results.csv"))}
+        check("--only after a run: the new result replaces the old one, and the reason says "
+              "what the earlier run gave (results.csv and results.md)",
+              rows.get("basic/pass") == ("PASSED", "PASSED") and
+              reasons.get("basic/pass") == "on 1 CPU(s) PASSED when run again; FAILED in the "
+              "run before (runs/1/)" and
+              "| basic/pass | PASSED | PASSED | on 1 CPU(s) PASSED when run again" in
+              open(f"{out}/results.md").read(),
+              f"{rows.get('basic/pass')}: {reasons.get('basic/pass')}")
         check("--only after a run: the other programs keep their results, on both CPU counts",
               {p: v for p, v in rows.items() if p != "basic/pass"} ==
               {p: (v, v) for p, v in want.items() if p != "basic/pass"} and r2.returncode == 1,
