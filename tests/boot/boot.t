@@ -123,6 +123,28 @@ else
 	not_ok "irq-work.c builds with the guest toolchain"
 fi
 
+# The clock of CPU 1 runs while CPU 0 takes no tick (kernel/patches/0032).
+# Upstream's lib/test_lockup.c, built here from the pinned kernel source,
+# holds CPU 0 with interrupts off for a second (its init then fails with
+# EAGAIN, by design) while clock-stall.c works and reads the clocks on
+# CPU 1.
+mkdir "$T/lockup"
+cp "$TOP/build/linux-src/lib/test_lockup.c" "$T/lockup/"
+echo 'obj-m := test_lockup.o' >"$T/lockup/Kbuild"
+if make -s -C "$TOP/build/linux" M="$T/lockup" ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu- \
+	modules >"$T/lockup.log" 2>&1 &&
+	"$cc" -static -O2 "$TOP/tests/boot/clock-stall.c" -o "$T/clock-stall"; then
+	guest "CPU 1's clocks while CPU 0 has interrupts off for 1 s (2 CPUs)" 0 --cpus 2 \
+		--add "$T/clock-stall" --add "$T/lockup/test_lockup.ko" -- sh -c '
+		/root/clock-stall 4 >/root/stall.out & sleep 1
+		taskset 1 insmod /root/test_lockup.ko time_secs=1 disable_irq=1 2>/dev/null
+		wait $!; rc=$?; cat /root/stall.out; dmesg | grep test_lockup; exit $rc'
+	grep -E '^(not )?ok - |^# ' "$T/out" | sed 's/^/# /'
+	check "test_lockup held CPU 0 (its own log line)" grep -q 'test_lockup: Start on CPU0' "$T/out"
+else
+	not_ok "test_lockup.ko and clock-stall.c build: $(tail -n 3 "$T/lockup.log")"
+fi
+
 # The PROM on odd inputs.
 guest "1 GiB of RAM (more than the kernel maps directly)" 0 --mem 1G -- \
 	sh -c 'grep MemTotal /proc/meminfo'

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The clock of CPU 1 runs while CPU 0 takes no interrupts
+ * (kernel/patches/0032).  Run on CPU 1 while CPU 0 is held with its
+ * interrupts off (boot.t loads lib/test_lockup.c there): it does equal
+ * chunks of work and, after each, reads times() (jiffies, which only
+ * CPU 0 advances: the tick is periodic), CLOCK_MONOTONIC and its own
+ * task-clock (sched_clock()).  The longest run of chunks in which
+ * times() stood still is the stall.  In it both clocks must advance as
+ * fast as they did, per chunk, outside it.
+ *
+ * Usage: clock-stall SECONDS (how long to run, by CLOCK_MONOTONIC).
+ * Prints a TAP line per check; exit status 0 when all hold.
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CHUNKS 200000
+#define CHUNK_ITERS 20000
+
+static clock_t jif[MAX_CHUNKS];
+static uint64_t mono[MAX_CHUNKS], task[MAX_CHUNKS];
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int failed;
+
+static void check(int cond, const char *what, double got)
+{
+	printf("%sok - %s (%.3f)\n", cond ? "" : "not ", what, got);
+	failed |= !cond;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr attr;
+	volatile unsigned long sink = 0;
+	uint64_t end, *d, med, want_ns;
+	struct tms tms;
+	cpu_set_t cpus;
+	size_t n = 0, i, j, a = 0, b = 0, nd = 0;
+	int fd, back = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: clock-stall SECONDS\n");
+		return 2;
+	}
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("sched_setaffinity(CPU 1)");
+		return 1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		perror("perf_event_open(task-clock)");
+		return 1;
+	}
+
+	end = mono_ns() + strtoull(argv[1], NULL, 0) * 1000000000ULL;
+	while (n < MAX_CHUNKS) {
+		for (i = 0; i < CHUNK_ITERS; i++)
+			sink += i;
+		jif[n] = times(&tms);
+		mono[n] = mono_ns();
+		if (read(fd, &task[n], sizeof(task[n])) != sizeof(task[n])) {
+			perror("read(task-clock)");
+			return 1;
+		}
+		if (n && mono[n] < mono[n - 1])
+			back++;
+		if (mono[n++] >= end)
+			break;
+	}
+
+	/* The stall: the longest run of chunks [a, b] with one times(). */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && jif[j] == jif[i]; j++)
+			;
+		if (j - 1 - i > b - a) {
+			a = i;
+			b = j - 1;
+		}
+	}
+	/* A chunk's time outside it: the median, robust to host noise */
+	d = malloc(n * sizeof(*d));
+	if (!d) {
+		perror("malloc");
+		return 1;
+	}
+	for (i = 1; i < n; i++)
+		if ((i <= a || i > b) && mono[i] > mono[i - 1])
+			d[nd++] = mono[i] - mono[i - 1];
+	if (nd < 10) {
+		printf("not ok - too few chunks outside the stall (%zu of %zu)\n", nd, n);
+		return 1;
+	}
+	qsort(d, nd, sizeof(*d), cmp_u64);
+	med = d[nd / 2];
+	want_ns = (b - a) * med;
+	printf("# %zu chunks of %llu ns; times() stood still for chunks %zu-%zu: %llu ms of work\n",
+	       n, (unsigned long long)med, a, b, (unsigned long long)(want_ns / 1000000));
+	printf("# in it: CLOCK_MONOTONIC %+lld ns, task-clock %+lld ns\n",
+	       (long long)(mono[b] - mono[a]), (long long)(task[b] - task[a]));
+
+	check(want_ns >= 300000000, "CPU 0 stood still (jiffies) for 300 ms of CPU 1's work or more",
+	      want_ns / 1e9);
+	check(!back, "CLOCK_MONOTONIC never went back on CPU 1", back);
+	check(mono[b] - mono[a] >= want_ns / 2 && mono[b] - mono[a] <= want_ns * 2,
+	      "CLOCK_MONOTONIC ran on CPU 1 meanwhile, 0.5-2x the time of its work",
+	      (double)(int64_t)(mono[b] - mono[a]) / want_ns);
+	check(task[b] - task[a] >= want_ns / 2 && task[b] - task[a] <= want_ns * 2,
+	      "task-clock (sched_clock) ran on CPU 1 meanwhile, 0.5-2x the time of its work",
+	      (double)(int64_t)(task[b] - task[a]) / want_ns);
+	return failed;
+}
