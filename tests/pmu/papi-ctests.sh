@@ -13,7 +13,10 @@
 # test printed: PASSED, WARNING (PASSED with WARNING), FAILED, SKIPPED;
 # or TIMEOUT (killed after LIMIT seconds), SIGNAL-N (killed by signal N),
 # NORESULT (exited N without a verdict).  Any other result is followed
-# by the last lines the test printed, each as "   | LINE".
+# by the last lines the test printed, each as "   | LINE".  Any result
+# is followed by the lines the test printed that start "Error!", each as
+# "   ! LINE": PAPI's clockcore reports a clock that went back so and
+# still passes.
 
 dir=$1 limit=$2
 shift 2
@@ -49,4 +52,5 @@ for t in "$@"; do
 	fi
 	echo "== $t $res $secs"
 	[ $res = PASSED ] || tail -n 4 /tmp/papi-test.out | sed 's/^/   | /'
+	grep '^Error!' /tmp/papi-test.out | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/   ! \2 (\1 times)/'
 done
