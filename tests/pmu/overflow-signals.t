@@ -12,7 +12,9 @@
 # clock then sees a LEON3's instruction rate (about 31 MIPS), not the
 # hundreds of MIPS QEMU runs loops at, and a LEON3 at that rate takes
 # every overflow: each period must give its signal, in a second run too,
-# after perf has lowered its rate.  The rate it lowers to must be that of
+# after perf has lowered its rate, and in a third run the way PAPI takes
+# overflows (the event a member of a group of 6, disabled by the handler
+# before it is re-armed: PAPI's overflow_allcounters).  The rate it lowers to must be that of
 # the handler's modelled cycles at the CPU's clock (Cpu0ClkTck): the
 # driver reports those, not the time QEMU took (the wall clock, 1250
 # here, before it did).
@@ -27,7 +29,8 @@ guest_build "$T/refresh-signals" "$TOP/tests/pmu/refresh-signals.c"
 "$RUN" --timeout 300 --qemu-opt=-icount --qemu-opt=shift=5,sleep=off \
 	--add "$T/refresh-signals" -- \
 	sh -c "grep Cpu0ClkTck /proc/cpuinfo; cat /proc/sys/kernel/perf_cpu_time_max_percent;
-		/root/refresh-signals $PERIODS; /root/refresh-signals $PERIODS" \
+		/root/refresh-signals $PERIODS; /root/refresh-signals $PERIODS;
+		/root/refresh-signals $PERIODS papi" \
 	>"$T/out" 2>"$T/err" || true
 
 clk=$((0x$(sed -n 's/^Cpu0ClkTck[[:space:]]*: *//p' "$T/out")))
@@ -46,6 +49,14 @@ while read -r _ sig _ hup _ count _ rate; do
 done < <(grep '^signals ' "$T/out")
 check "two runs reported" [ "$n" = 2 ]
 [ "$n" = 2 ] || tail -n 5 "$T/err" | sed 's/^/# /'
+
+read -r _ sig _ hup _ count _ < <(grep '^papi-signals ' "$T/out") || true
+check "PAPI's way: one signal per period: $PERIODS (got ${sig:-none})" [ "${sig:-}" = "$PERIODS" ]
+# the group is started without an overflow limit: the first is POLL_IN
+check "PAPI's way: every signal after the first a POLL_HUP (got ${hup:-none})" \
+	[ "${hup:-}" = $((PERIODS - 1)) ]
+check "PAPI's way: the count is the loop's ${PERIODS}000000 instructions (got ${count:-none})" \
+	[ "${count:-0}" -ge "${PERIODS}000000" -a "${count:-0}" -lt $((PERIODS * 1000000 + 10000)) ]
 
 # perf: rate = HZ * floor(TICK_NSEC / 100 * 25 / (1.25 * t)) for an
 # average interrupt of t ns (perf_sample_event_took()).  The handler with
