@@ -788,38 +788,61 @@ TEST_F(pmu, pid_filter)
 	close(go[1]);
 }
 
+/*
+ * Two processes on one CPU handing a token back and forth through pipes
+ * (sched_yield() need not switch: EEVDF may keep the yielder running).
+ * Each blocks until the other has run, so the log must show at least one
+ * a-b switch per handoff.
+ */
+static pid_t ping_pong(int in, int out, int rounds, int first)
+{
+	pid_t pid = fork();
+	char c = 0;
+
+	if (pid)
+		return pid;
+	while (rounds--) {
+		if (first && write(out, &c, 1) != 1)
+			_exit(1);
+		if (read(in, &c, 1) != 1)
+			_exit(1);
+		if (!first && write(out, &c, 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
 /* The PID log lists the switches between two processes taking turns. */
 TEST_F(pmu, pid_log)
 {
 	int fd = open("/dev/leon3_pidlog", O_RDWR);
+	const int rounds = 50;
 	pid_t a, b, cur = -1;
 	char buf[65536];
-	int switches = 0, n, len = 0;
+	int switches = 0, n, len = 0, ab[2], ba[2], sa, sb;
 	unsigned int cpu, pid, cycles;
 	char *line;
 
 	ASSERT_GE(fd, 0) TH_LOG("/dev/leon3_pidlog: %s", strerror(errno));
 	pin_to(0);
+	ASSERT_EQ(pipe(ab), 0);
+	ASSERT_EQ(pipe(ba), 0);
 	ASSERT_EQ(write(fd, "1", 1), 1);
-	a = fork();
-	if (a == 0) {
-		for (n = 0; n < 50; n++)
-			sched_yield();
-		_exit(0);
-	}
-	b = fork();
-	if (b == 0) {
-		for (n = 0; n < 50; n++)
-			sched_yield();
-		_exit(0);
-	}
-	waitpid(a, NULL, 0);
-	waitpid(b, NULL, 0);
+	a = ping_pong(ba[0], ab[1], rounds, 1);
+	b = ping_pong(ab[0], ba[1], rounds, 0);
+	ASSERT_EQ(waitpid(a, &sa, 0), a);
+	ASSERT_EQ(waitpid(b, &sb, 0), b);
 	ASSERT_EQ(write(fd, "0", 1), 1);
+	EXPECT_EQ(sa, 0);
+	EXPECT_EQ(sb, 0);
 	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += n;
 	buf[len] = 0;
 	close(fd);
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
 
 	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
 		ASSERT_NE(line[0], '#') TH_LOG("%s", line);
@@ -829,8 +852,8 @@ TEST_F(pmu, pid_log)
 		switches += cur != -1 && (pid_t)pid != cur;
 		cur = pid;
 	}
-	/* Each yield hands the CPU to the other: dozens of a-b switches */
-	EXPECT_GE(switches, 40);
+	/* a, b, a, b, ..., a: rounds + 1 turns of a between rounds of b */
+	EXPECT_GE(switches, 2 * rounds);
 }
 
 /* Filters and reserved bits: each refused with its errno */
