@@ -6,7 +6,8 @@
  * are those of the loop alone and can be worked out from it.
  *
  * rsweep(gctrl, en, base, bytes, stride): GCTRL = en; mov; ldub from
- *   base + i, i += stride, while i < bytes; GCTRL = 0.
+ *   base + i, i += stride, while i < bytes; GCTRL = 0.  Its loop body:
+ *   rsweep_body to rsweep_last, for address ranges.
  * rsweep2(...): the same sweep once uncounted first, then rsweep.
  * wsweep(...): as rsweep, with st instead of ldub.
  * bsweep(...): as rsweep, with lda [base + i] 0x1c (MMU/cache bypass).
@@ -17,14 +18,16 @@
  */
 	.text
 
-	.global	rsweep
+	.global	rsweep, rsweep_body, rsweep_last
 rsweep:
 	sta	%o1, [%o0] 2
 	mov	0, %g1
+rsweep_body:
 1:	ldub	[%o2 + %g1], %o5
 	add	%g1, %o4, %g1
 	cmp	%g1, %o3
 	bl	1b
+rsweep_last:
 	 nop
 	sta	%g0, [%o0] 2
 	retl

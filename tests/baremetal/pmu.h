@@ -53,6 +53,7 @@
 
 /* Measured loops (loops.S): counters started and stopped by GCTRL */
 void rsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
+extern char rsweep_body[], rsweep_last[];
 void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 void wsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 void bsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);

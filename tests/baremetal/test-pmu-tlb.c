@@ -4,7 +4,8 @@
  * misses).  The test turns the SRMMU on with an identity mapping (16 MiB
  * level-1 entries), then sweeps pages: the model's TLBs hold 4 KiB pages,
  * fully associative, LRU, 8 entries unless the qemu-args say otherwise.
- * Expected misses are worked out from the number of pages swept.
+ * Expected misses are worked out from the number of pages swept; an
+ * address range (AF) on the sweep's loop gets every one of them.
  *
  * qemu-args:
  * qemu-args: -cpu LEON3,dtlb-entries=16
@@ -60,17 +61,29 @@ static void mmu_on(void)
 
 /* rsweep2(): loops.S */
 
-static u32 dmiss, imiss;
+#define PMU_RANGE_LO(c)	(0x140 + 8 * (c))	/* c: 0 cycles, 1 + i EVCTRL[i] */
+#define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
+
+static u32 dmiss, imiss, dmiss_loop, dmiss_not_loop;
 
 static void sweep_twice(u32 npages, u32 stride)
 {
 	sta_asi2(PMU_GCTRL, 0);
 	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_DTLB);
 	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | EV_ITLB);
+	/* address ranges: rsweep's loop body, and the code before it */
+	sta_asi2(PMU_RANGE_LO(3), (u32)rsweep_body);
+	sta_asi2(PMU_RANGE_HI(3), (u32)rsweep_last);
+	sta_asi2(PMU_EVCTRL(2), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | EV_DTLB);
+	sta_asi2(PMU_RANGE_LO(4), (u32)rsweep);
+	sta_asi2(PMU_RANGE_HI(4), (u32)rsweep_body - 4);
+	sta_asi2(PMU_EVCTRL(3), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | EV_DTLB);
 	sta_asi(ASI_MMUFLUSH, 0x400, 0);
 	rsweep2(PMU_GCTRL, GCTRL_EN, pages, npages * 4096, stride);
 	dmiss = lda_asi2(PMU_EVCNT(0));
 	imiss = lda_asi2(PMU_EVCNT(1));
+	dmiss_loop = lda_asi2(PMU_EVCNT(2));
+	dmiss_not_loop = lda_asi2(PMU_EVCNT(3));
 }
 
 int main(void)
@@ -94,9 +107,13 @@ int main(void)
 	sweep_twice(2 * dtlb, 1024);
 	is_u32(dmiss, 2 * dtlb, "4 accesses per page over %u pages: one miss per page", 2 * dtlb);
 	is_u32(imiss, 0, "the sweep's code stays in one page: no I-TLB miss the second time");
+	is_u32(dmiss_loop, 2 * dtlb, "AF: every D-TLB miss, at the loop's load");
+	is_u32(dmiss_not_loop, 0, "AF: none in the code before the loop");
 
 	sta_asi2(PMU_EVCTRL(0), 0);
 	sta_asi2(PMU_EVCTRL(1), 0);
+	sta_asi2(PMU_EVCTRL(2), 0);
+	sta_asi2(PMU_EVCTRL(3), 0);
 	sta_asi(ASI_MMUREGS, 0x000, lda_mmu(0x000) & ~1u);	/* MMU off */
 	return 0;
 }
