@@ -24,6 +24,8 @@
 #define PMU_PIDLOG_PID		0x110
 #define PMU_PIDLOG_CYC		0x114
 #define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
+#define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
+#define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
 
 #define GCTRL_EN		BIT(0)
 #define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
@@ -37,9 +39,11 @@
 #define CTRL_IRQEN		BIT(11)
 #define CTRL_NU			BIT(12)
 #define CTRL_PF			BIT(13)
+#define CTRL_AF			BIT(14)
 #define FEAT_PID		BIT(0)
 #define FEAT_PIDLOG		BIT(1)
 #define FEAT_NU			BIT(2)
+#define FEAT_AF			BIT(3)
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define PIDLOG_EN		BIT(0)
 #define PIDLOG_CLR		BIT(1)

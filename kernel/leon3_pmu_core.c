@@ -6,7 +6,8 @@
  * a cycle counter and six event counters of 32 bits, an overflow
  * interrupt on an IRQMP extended line of the CPU's own, and the PID
  * extensions (PID register, per-counter PID filter, and the PID log in
- * leon3_pmu_pidlog.c).
+ * leon3_pmu_pidlog.c).  Each counter also has an address range (AF):
+ * perf's address filters, one per event.
  *
  * Counters are 32 bits wide; counts are 64.  With an interrupt line on
  * every CPU, every counter runs with its interrupt enabled: it stops at
@@ -70,6 +71,15 @@
 
 /* perf_event_attr.config1: the PID filter (0: none) */
 #define CONFIG1_PID		0xffffffffULL
+
+/*
+ * Address filters: one range per counter, so one filter per event.  The
+ * range of an event with a filter is kept in hw.extra_reg.config, as
+ * RANGE_HI << 32 | RANGE_LO; this one holds no PC, for a filter whose
+ * file is not mapped.
+ */
+#define LEON3_PMU_ADDR_FILTERS	1
+#define RANGE_NONE		0x00000000ffffffffULL
 
 /*
  * The events the PMU counts, by sysfs name and id (GRLIB ids below
@@ -375,12 +385,58 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 	return ended;
 }
 
+/*
+ * perf core has changed the event's filters or where their files are
+ * mapped: take the range (its lock held, called from the next start).
+ */
+static void leon3_pmu_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct perf_addr_filter_range *fr = event->addr_filter_ranges;
+	struct hw_perf_event *hwc = &event->hw;
+	unsigned long last;
+
+	if (list_empty(&head->list)) {
+		hwc->config &= ~CTRL_AF;
+		return;
+	}
+	hwc->config |= CTRL_AF;
+	if (!fr[0].size) {
+		hwc->extra_reg.config = RANGE_NONE;
+		return;
+	}
+	last = fr[0].start + (fr[0].size - 1);
+	if (last < fr[0].start)		/* to the end of the address space */
+		last = ULONG_MAX;
+	hwc->extra_reg.config = (u64)last << 32 | fr[0].start;
+}
+
+/*
+ * A counter has one range and counts inside it: no more filters, and
+ * no start or stop triggers (-EOPNOTSUPP, as Intel PT refuses what it
+ * lacks).  perf core has refused an empty range already.
+ */
+static int leon3_pmu_addr_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *filter;
+	int n = 0;
+
+	list_for_each_entry(filter, filters, entry) {
+		if (filter->action != PERF_ADDR_FILTER_ACTION_FILTER)
+			return -EOPNOTSUPP;
+		if (++n > LEON3_PMU_ADDR_FILTERS)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static void leon3_pmu_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	bool unsampled = hwc->state & LEON3_HES_UNSAMPLED;
 
 	hwc->state = 0;
+	perf_event_addr_filters_sync(event);
 	/*
 	 * A period that ended while the event was stopped (its overflow
 	 * still pending at a context switch or a disable) has had no
@@ -394,6 +450,12 @@ static void leon3_pmu_start(struct perf_event *event, int flags)
 		leon3_pmu_set_period(event);
 	if (hwc->config & CTRL_PF)
 		leon3_pmu_reg_write(PMU_PIDMATCH(hwc->idx), hwc->config_base);
+	if (hwc->config & CTRL_AF) {
+		leon3_pmu_reg_write(PMU_RANGE_LO(hwc->idx),
+				    lower_32_bits(hwc->extra_reg.config));
+		leon3_pmu_reg_write(PMU_RANGE_HI(hwc->idx),
+				    upper_32_bits(hwc->extra_reg.config));
+	}
 	leon3_pmu_reg_write(PMU_CTRL(hwc->idx), hwc->config);
 }
 
@@ -722,6 +784,8 @@ static struct pmu leon3_pmu = {
 	.start		= leon3_pmu_start,
 	.stop		= leon3_pmu_stop,
 	.read		= leon3_pmu_read,
+	.addr_filters_validate	= leon3_pmu_addr_filters_validate,
+	.addr_filters_sync	= leon3_pmu_addr_filters_sync,
 };
 
 /* Counters off and cleared, global enable on: each counter's EN decides */
@@ -829,6 +893,8 @@ static int __init leon3_pmu_init(void)
 	}
 
 	leon3_pmu_request_irqs();
+	if (leon3_pmu_features & FEAT_AF)
+		leon3_pmu.nr_addr_filters = LEON3_PMU_ADDR_FILTERS;
 	if (leon3_pmu_features & FEAT_PID) {
 		ret = sparc32_set_switch_hook(leon3_pmu_switch);
 		if (ret)

@@ -243,18 +243,16 @@ def facts(d, ncnt, window_end):
     ]
     for reg_ in ("EVCTRL", "CYCCTRL"):
         for b in ("EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"):
-            rows.append((bit(reg_, b), None if b == "AF" else "CTRL_" + b, "CTRL_" + b,
-                         "LEON3_PMU_CTRL_" + b))
+            rows.append((bit(reg_, b), "CTRL_" + b, "CTRL_" + b, "LEON3_PMU_CTRL_" + b))
     for r in ("FEATURES", "IRQLINE", "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC"):
         rows.append((reg(r), "PMU_" + r, None, "LEON3_PMU_" + r))
     for c in (0, 6):
         rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
-        rows.append((reg("RANGE_LO", c), None, None, f"LEON3_PMU_RANGE_LO({c})"))
-        rows.append((reg("RANGE_HI", c), None, None, f"LEON3_PMU_RANGE_HI({c})"))
+        rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", None, f"LEON3_PMU_RANGE_LO({c})"))
+        rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", None, f"LEON3_PMU_RANGE_HI({c})"))
     for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
                         ("AF", "address ranges")):
-        rows.append((bit("FEATURES", label), None if name == "AF" else "FEAT_" + name, None,
-                     "LEON3_PMU_FEAT_" + name))
+        rows.append((bit("FEATURES", label), "FEAT_" + name, None, "LEON3_PMU_FEAT_" + name))
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),

@@ -4,8 +4,8 @@
  * from the kernel tree's kselftest_harness.h): exact user instruction
  * counts of a known loop, user/kernel filtering, the generic events it
  * maps, sampling by overflow interrupt, groups and multiplexing, counts
- * per thread, the PID filter and the PID log, and the errno of every
- * bad configuration.
+ * per thread, the PID filter and the PID log, address filters, and the
+ * errno of every bad configuration.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -880,6 +880,299 @@ TEST_F(pmu, bad_filter_configs)
 	errno = 0;
 	EXPECT_EQ(syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0), -1);
 	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("exclude_idle");
+}
+
+/*
+ * Address filters.  The filter perf record writes for [@start, @end) of
+ * this program: "filter OFFSET/SIZE@FILE", with the file offset that
+ * /proc/self/maps shows at @start.  0, or -1 if it is not mapped.
+ */
+static int text_filter(const void *start, const void *end, char *buf,
+		       size_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, off, a = (uintptr_t)start;
+	char line[512], path[256];
+	int ret = -1;
+
+	while (f && ret && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s",
+			   &lo, &hi, &off, path) != 4 || a < lo || a >= hi)
+			continue;
+		snprintf(buf, len, "filter 0x%lx/0x%lx@%s", a - lo + off,
+			 (unsigned long)((uintptr_t)end - a), path);
+		ret = 0;
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* The address and size of kernel function @name, from /proc/kallsyms */
+static int kernel_function(const char *name, unsigned long *addr,
+			   unsigned long *size)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned long a;
+	char sym[256], t;
+	int found = 0;
+
+	while (f && fscanf(f, "%lx %c %255s%*[^\n]", &a, &t, sym) == 3) {
+		if (found && a > *addr) {
+			*size = a - *addr;
+			break;
+		}
+		if (!found && !strcmp(sym, name)) {
+			*addr = a;
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found && *size ? 0 : -1;
+}
+
+static int set_filter(int fd, const char *filter)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
+}
+
+/* Work in spin() and around it: only spin()'s 3n + 2 are in its range. */
+static long long count_spin_and_more(int fd, long n)
+{
+	long long c = -1;
+	int i;
+
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(n);
+	leon3_loop(n);
+	for (i = 0; i < 100; i++)
+		getppid();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		return -1;
+	return c;
+}
+
+/* One range per counter: one filter per event, in sysfs for perf */
+TEST_F(pmu, addr_filters_in_sysfs)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/nr_addr_filters", "r");
+	int n = -1;
+
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(fscanf(f, "%d", &n), 1);
+	fclose(f);
+	EXPECT_EQ(n, 1);
+}
+
+/*
+ * A filter on spin(): the event counts its instructions exactly, in
+ * either mode, none of the loop or the system calls around it.  The
+ * legacy event (PERF_TYPE_HARDWARE) takes it as the PMU's own does.
+ */
+TEST_F(pmu, addr_filter_counts_its_range)
+{
+	int fd = open_event(self->type, 0x11, 0, 0);
+	int hw = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
+	char filter[512];
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GE(hw, 0);
+	ASSERT_EQ(text_filter(spin, spin_end, filter, sizeof(filter)), 0);
+	ASSERT_EQ(set_filter(fd, filter), 0) TH_LOG("%s: %s", filter, strerror(errno));
+	ASSERT_EQ(set_filter(hw, filter), 0) TH_LOG("%s: %s", filter, strerror(errno));
+	EXPECT_EQ(count_spin_and_more(fd, 1000000), 3000002);
+	EXPECT_EQ(count_spin_and_more(fd, 2000000), 6000002);
+	EXPECT_EQ(count_spin_and_more(hw, 1000000), 3000002);
+	close(hw);
+	close(fd);
+}
+
+/* An empty filter string removes the filter: everything counts again. */
+TEST_F(pmu, addr_filter_removed)
+{
+	int fd = open_event(self->type, 0x11, 0, 1);
+	long long all;
+	char filter[512];
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(text_filter(spin, spin_end, filter, sizeof(filter)), 0);
+	all = count_spin_and_more(fd, 1000000);
+	ASSERT_EQ(set_filter(fd, filter), 0);
+	EXPECT_EQ(count_spin_and_more(fd, 1000000), 3000002);
+	ASSERT_EQ(set_filter(fd, ""), 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(count_spin_and_more(fd, 1000000), all);
+	EXPECT_GT(all, 6000000);
+	close(fd);
+}
+
+/* A file this task has not mapped: nothing in range, nothing counted */
+TEST_F(pmu, addr_filter_unmapped_file_counts_nothing)
+{
+	int fd = open_event(self->type, 0x11, 0, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(set_filter(fd, "filter 0x0/0x100000@/bin/busybox"), 0)
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(count_spin_and_more(fd, 1000000), 0);
+	close(fd);
+}
+
+/* Samples of a filtered event: count / period, every one in spin() */
+TEST_F(pmu, addr_filter_sampling)
+{
+	struct ring_stats st;
+	long long count = -1;
+	char filter[512];
+	void *ring;
+	int fd = open_sampler(self->type, 10007, 0, &ring);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_TRUE(ring != MAP_FAILED);
+	ASSERT_EQ(text_filter(spin, spin_end, filter, sizeof(filter)), 0);
+	ASSERT_EQ(set_filter(fd, filter), 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(1000000);
+	leon3_loop(1000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
+	ring_scan(ring, sysconf(_SC_PAGESIZE), &st);
+	/* each overflow stops the counter until the handler: a few lost */
+	EXPECT_LE(count, 3000002);
+	EXPECT_GE(count, 3000002 - 2 * st.samples);
+	EXPECT_EQ(st.samples, count / 10007);
+	EXPECT_EQ(st.samples, 3000002 / 10007);
+	EXPECT_EQ(st.in_spin, st.samples) TH_LOG("IPs outside spin()");
+	EXPECT_EQ(st.lost, 0);
+	close_sampler(fd, ring);
+}
+
+/* A child inherits the event and its filter: its spin() counts. */
+TEST_F(pmu, addr_filter_inherited)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
+		.exclude_kernel = 1,
+		.inherit = 1,
+		.disabled = 1,
+	};
+	long long c = -1;
+	char filter[512];
+	int fd, status;
+	pid_t child;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(text_filter(spin, spin_end, filter, sizeof(filter)), 0);
+	ASSERT_EQ(set_filter(fd, filter), 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	child = fork();
+	if (child == 0) {
+		spin(1000000);
+		leon3_loop(1000000);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(read(fd, &c, sizeof(c)), sizeof(c));
+	EXPECT_EQ(c, 3000002);
+	close(fd);
+}
+
+/*
+ * A kernel function: sys_getppid() does the same work each call, so
+ * twice the calls count twice the instructions, and user mode none.
+ */
+TEST_F(pmu, addr_filter_kernel_function)
+{
+	int fd = open_event(self->type, 0x11, 1, 0);
+	int user = open_event(self->type, 0x11, 0, 1);
+	unsigned long addr = 0, size = 0;
+	long long c[2] = { -1, -1 }, u = -1;
+	char filter[128];
+	int i, k;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GE(user, 0);
+	ASSERT_EQ(kernel_function("sys_getppid", &addr, &size), 0);
+	snprintf(filter, sizeof(filter), "filter 0x%lx/0x%lx", addr, size);
+	ASSERT_EQ(set_filter(fd, filter), 0) TH_LOG("%s: %s", filter, strerror(errno));
+	ASSERT_EQ(set_filter(user, filter), 0);
+	for (k = 0; k < 2; k++) {
+		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(user, PERF_EVENT_IOC_ENABLE, 0);
+		for (i = 0; i < 1000 * (k + 1); i++)
+			syscall(__NR_getppid);
+		ioctl(user, PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ASSERT_EQ(read(fd, &c[k], sizeof(c[k])), sizeof(c[k]));
+	}
+	ASSERT_EQ(read(user, &u, sizeof(u)), sizeof(u));
+	EXPECT_GE(c[0], 1000 * 3) TH_LOG("%s", filter);
+	EXPECT_EQ(c[1], 2 * c[0]);
+	EXPECT_EQ(u, 0);
+	close(user);
+	close(fd);
+}
+
+/* What the PMU cannot do, and what perf core refuses, with their errno */
+TEST_F(pmu, addr_filter_bad)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->type,
+		.config = 0x11,
+		.disabled = 1,
+	};
+	char filter[512], two[1100], trigger[600];
+	int fd = open_event(self->type, 0x11, 0, 1), cpu_wide;
+	const char *at;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(text_filter(spin, spin_end, filter, sizeof(filter)), 0);
+	at = strchr(filter, '@');
+	ASSERT_TRUE(at != NULL);
+
+	snprintf(two, sizeof(two), "%s %s", filter, filter);
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, two), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("two filters, one range");
+	snprintf(trigger, sizeof(trigger), "start 0x100%s", at);
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, trigger), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("a start trigger");
+	snprintf(trigger, sizeof(trigger), "stop 0x100%s", at);
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, trigger), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("a stop trigger");
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, "filter 0x0/0x100@/no/such/file"), -1);
+	EXPECT_EQ(errno, ENOENT) TH_LOG("a file that does not exist");
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, "filter 0x0/0x100@/proc"), -1);
+	EXPECT_EQ(errno, EINVAL) TH_LOG("a directory");
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, "filter 0x100/0@/bin/busybox"), -1);
+	EXPECT_EQ(errno, EINVAL) TH_LOG("an empty range");
+	errno = 0;
+	EXPECT_EQ(set_filter(fd, "filter spin"), -1);
+	EXPECT_EQ(errno, EINVAL) TH_LOG("a symbol: perf resolves those");
+	/* and the event still counts, unfiltered */
+	EXPECT_GT(count_spin_and_more(fd, 1000000), 6000000);
+
+	/* The same file is mapped anywhere in each task: per-task only */
+	cpu_wide = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	ASSERT_GE(cpu_wide, 0);
+	errno = 0;
+	EXPECT_EQ(set_filter(cpu_wide, filter), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP) TH_LOG("a file filter on a CPU-wide event");
+	close(cpu_wide);
+	close(fd);
 }
 
 /* sysfs: the format, and every event by name opens and counts */
