@@ -5,8 +5,11 @@
 # With libelf and libdw (the elfutils stage, static, with zlib, liblzma
 # and libzstd), perf report and perf script name user and kernel
 # functions; with libpfm4 (the libpfm4 stage, with the LEON3 model),
-# perf stat --pfm-events takes libpfm4's event names.  Every other
-# optional library is off: no libtraceevent
+# perf stat --pfm-events takes libpfm4's event names; with perf's
+# auxtrace code (no library), perf record and perf stat turn the symbols
+# of --filter into the address ranges leon3_pmu counts in
+# (auxtrace_parse_filters()).  Every other optional library is off: no
+# libtraceevent
 # (sparc32 has no tracing), no Python, Perl, BPF or libunwind (libdw
 # unwinds --call-graph dwarf).  The
 # JSON event tables and metrics (pmu-events, the LEON3's from the kernel
@@ -21,7 +24,7 @@ stage_host_id() {
 
 PERF_OFF=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1
-	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
+	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
 	NO_CAPSTONE=1 NO_LIBLLVM=1 NO_DEMANGLE=1)
 
 stage_build() {
@@ -54,6 +57,9 @@ stage_build() {
 	# (kernel/patches/0027)
 	grep -w libdw__arch_set_initial_registers "$WORK/perf.nm" >/dev/null ||
 		die "perf was built without libdw's DWARF unwinder (see $WORK/perf/FEATURE-DUMP)"
+	# --filter 'filter SYMBOL @ FILE': symbols resolved by the auxtrace code
+	grep -w addr_filters__parse_bare_filter "$WORK/perf.nm" >/dev/null ||
+		die "perf was built without auxtrace: --filter cannot name symbols (see the AUXTRACE lines of $LOG)"
 	mkdir -p "$OUT/bin"
 	# Its symbol table stays (1.4 MB): perf test's dwarf unwinding test
 	# names perf's own functions, and perf can profile perf.
