@@ -16,6 +16,11 @@
  *                        stream(M): M loads, each a D-cache miss
  *                        (Documentation/driver.md's per-thread walkthrough);
  *                        with two CPUs or more, each on a CPU of its own
+ *   workload mix N M     main -> outer -> work(N), then stream(M): work
+ *                        of known size in two functions, for address
+ *                        filters (tests/pmu/addr-filter.t)
+ *   workload ppid N      N getppid() system calls: kernel work of known
+ *                        size in one kernel function, sys_getppid
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -23,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /*
@@ -192,6 +198,13 @@ int main(int argc, char **argv)
 		return outer(n) != 2;
 	if (argc == 3 && !strcmp(argv[1], "leaf"))
 		return outer_leaf(n) != 2;
+	if (argc == 4 && !strcmp(argv[1], "mix"))
+		return outer(n) != 2 || stream(stream_buf, number(argv[3])) != 0;
+	if (argc == 3 && !strcmp(argv[1], "ppid")) {
+		for (; n > 0; n--)
+			syscall(SYS_getppid);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "threads")) {
 		pthread_barrier_init(&start, NULL, 3);
 		pthread_create(&a, NULL, thread_work, (void *)n);
@@ -203,6 +216,6 @@ int main(int argc, char **argv)
 		pthread_join(b, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin N | leaf N | threads N | team N M\n");
+	fprintf(stderr, "usage: workload spin N | leaf N | threads N | team N M | mix N M | ppid N\n");
 	return 2;
 }

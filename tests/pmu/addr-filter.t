@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Exact counts inside a function with the stock perf: leon3_pmu's
+# address filters (one range per counter) through perf stat --filter and
+# perf record --filter, which name functions by symbol (kernel patches
+# 0033, 0034 and perf's auxtrace code), and leon3-methods, the
+# per-function table built on them (tools/methods/).  Expected counts
+# come from tests/pmu/workload.c: work(n) is 3n + 3 instructions,
+# stream(m) 6m + 6, m loads 16 bytes apart; function and segment
+# addresses from the binary (nm, readelf).  Where ranges cover the
+# program's whole text, they must add up to the unfiltered count, every
+# event, in the same run.
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import (ok, not_ok, check, build_workload, guest_sections, csv_counts,  # noqa: E402
+                 exit_code, function_symbols)
+
+N, M = 1000000, 100000
+WORK, STREAM = 3 * N + 3, 6 * M + 6
+EVENTS = ["instructions", "cycles", "L1-dcache-load-misses", "L1-icache-load-misses"]
+
+
+def text_segment(binary):
+    """(file offset, address, size) of the executable LOAD segment."""
+    out = subprocess.run(["sparc64-linux-gnu-readelf", "-lW", binary], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD" and "E" in f[6:-1]:
+            return int(f[1], 16), int(f[2], 16), int(f[4], 16)
+    raise RuntimeError("no executable LOAD segment in " + binary)
+
+
+def ranges(binary, n):
+    """The text segment in n ranges as perf takes them: OFFSET/SIZE."""
+    off, _, size = text_segment(binary)
+    step = (size // n + 3) & ~3
+    out, at = [], off
+    while at < off + size:
+        part = min(step, off + size - at)
+        out.append(f"{at:#x}/{part:#x}")
+        at += part
+    return out
+
+
+GUEST = r"""
+cd /root
+w=/root/workload
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+sec() { echo "== $1"; }
+sec caches; grep -E '^(i|d)cache' /proc/cpuinfo
+sec nr; cat /sys/bus/event_source/devices/leon3_pmu/nr_addr_filters
+sec stat-work; perf stat -x, -e instructions:u --filter "filter work @ $w" -- $w spin 1000000 2>&1; echo "exit $?"
+sec stat-work2; perf stat -x, -e instructions:u --filter "filter work @ $w" -- $w spin 2000000 2>&1
+sec stat-raw; perf stat -x, -e leon3_pmu/instructions/u --filter "filter work @ $w" -- $w spin 1000000 2>&1
+sec stat-numeric; perf stat -x, -e instructions:u --filter "filter WORKRANGE @ $w" -- $w spin 1000000 2>&1
+sec stat-two; perf stat -x, -e instructions:u --filter "filter work @ $w" -e instructions:u --filter "filter stream @ $w" -e instructions:u -- $w mix N M 2>&1
+sec stat-misses; perf stat -x, -e L1-dcache-load-misses:u --filter "filter stream @ $w" -e L1-dcache-load-misses:u --filter "filter work @ $w" -e L1-dcache-loads:u --filter "filter stream @ $w" -e leon3_pmu/loads/u --filter "filter stream @ $w" -- $w mix N M 2>&1
+sec stat-kernel1; perf stat -x, -e instructions:k --filter "filter sys_getppid" -- $w ppid 1000 2>&1
+sec stat-kernel2; perf stat -x, -e instructions:k --filter "filter sys_getppid" -- $w ppid 2000 2>&1
+sec record
+perf record -q -e instructions:u -c 10007 --filter "filter work @ $w" -o /tmp/f.data -- $w mix N M 2>&1
+perf report -i /tmp/f.data --stdio -q --sort sym 2>&1
+perf report -i /tmp/f.data --stdio 2>&1 | grep '^# Samples'
+sec bad-symbol; perf stat -e instructions:u --filter "filter nosuch @ $w" -- $w spin 10 2>&1; echo "exit $?"
+sec bad-file; perf stat -e instructions:u --filter "filter 0x0/0x100 @ /no/such/file" -- $w spin 10 2>&1; echo "exit $?"
+sec bad-start; perf stat -e instructions:u --filter "start work @ $w" -- $w spin 10 2>&1; echo "exit $?"
+sec bad-two; perf stat -e instructions:u --filter "filter work @ $w, filter stream @ $w" -- $w spin 10 2>&1; echo "exit $?"
+sec methods; leon3-methods -f work,stream,outer -o /tmp/m.csv -- $w mix N M 2>&1; echo "exit $?"
+cat /tmp/m.csv
+sec methods-top; leon3-methods -t 2 -e instructions,cycles -- $w mix N M 2>&1; echo "exit $?"
+ADDUP
+sec methods-bad; leon3-methods -f nosuch,work -- $w spin 1000 2>&1; echo "exit $?"
+sec methods-fails; leon3-methods -f work -- $w bogus 2>&1; echo "exit $?"
+sec end
+"""
+
+
+def table(lines):
+    """leon3-methods' table: {row: [fields after the name]}."""
+    rows = {}
+    for line in lines:
+        f = line.split()
+        if len(f) > 2 and not line.startswith("leon3-methods:") and f[0] != "function":
+            rows[f[0]] = f[1:]
+    return rows
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        w = build_workload(tmp)
+    except RuntimeError as e:
+        not_ok(str(e))
+        return
+    funcs = {name: (lo, hi) for lo, hi, name in function_symbols(w)}
+    seg_off, seg_vaddr, _ = text_segment(w)
+    lo, hi = funcs["work"]
+    work_range = f"{lo - seg_vaddr + seg_off:#x}/{hi - lo:#x}"
+    parts = ranges(w, 5)
+    addup = "".join(f"sec addup-{e}; leon3-methods -e {e} -f {','.join(parts)} "
+                    f"-- $w mix N M 2>&1; echo \"exit $?\"\n" for e in EVENTS)
+    script = (GUEST.replace("ADDUP", addup).replace("WORKRANGE", work_range)
+              .replace(" N M", f" {N} {M}"))
+    s, why = guest_sections(tmp, script, [w], "--timeout", "900")
+    if s is None:
+        not_ok(f"the guest runs the address-filter script: {why}")
+        return
+    dline = int(re.search(r"(\d+)-byte lines", next(
+        x for x in s["caches"] if x.startswith("dcache"))).group(1))
+
+    check("sysfs: one address filter per event (nr_addr_filters)", s["nr"] == ["1"], str(s["nr"]))
+    got = csv_counts(s["stat-work"], "instructions:u")
+    check(f"perf stat --filter 'filter work @ workload': {WORK} instructions, work()'s alone",
+          got == [WORK] and exit_code(s["stat-work"]) == 0, str(s["stat-work"][-3:]))
+    got = csv_counts(s["stat-work2"], "instructions:u")
+    check("... and twice the loop, 6000003", got == [2 * WORK - 3], str(got))
+    got = csv_counts(s["stat-raw"], "leon3_pmu/instructions/u")
+    check("the PMU's own event takes the filter as the generic one does", got == [WORK], str(got))
+    got = csv_counts(s["stat-numeric"], "instructions:u")
+    check(f"a numeric range ({work_range}, work()'s file offset and size) counts the same",
+          got == [WORK], str(got))
+
+    got = csv_counts(s["stat-two"], "instructions:u")
+    check(f"three events, each its own filter, one run: work {WORK}, stream {STREAM}, "
+          "and the whole program more than both",
+          len(got) == 3 and got[:2] == [WORK, STREAM] and got[2] > WORK + STREAM, str(got))
+
+    # (perf names the generic cache events without their modifiers)
+    miss = csv_counts(s["stat-misses"], "L1-dcache-load-misses")
+    loads = csv_counts(s["stat-misses"], "L1-dcache-loads")
+    raw = csv_counts(s["stat-misses"], "leon3_pmu/loads/u")
+    # The buffer's 16 pages fault in on first use: the faulting loads look
+    # the D-cache up, then run again (Documentation/pmu-registers.md).
+    want, pages = M * 16 // dline, 65536 // 4096
+    check(f"stream()'s D-cache misses: its {M} loads 16 bytes apart, one per {dline}-byte line "
+          f"({want}, + up to {pages} page faults), and none in work()",
+          len(miss) == 2 and want - 2 <= miss[0] <= want + pages + 2 and miss[1] == 0, str(miss))
+    check(f"stream()'s loads: {M} exactly; its D-cache read accesses {M} + up to {pages}",
+          raw == [M] and len(loads) == 1 and M <= loads[0] <= M + pages, f"{loads} {raw}")
+
+    k1 = csv_counts(s["stat-kernel1"], "instructions:k")
+    k2 = csv_counts(s["stat-kernel2"], "instructions:k")
+    check("a kernel function (filter sys_getppid): twice the calls, twice the instructions",
+          len(k1) == 1 and len(k2) == 1 and k1[0] and k1[0] >= 1000 and k2[0] == 2 * k1[0],
+          f"{k1} {k2}")
+
+    rec = [re.sub(r"\x1b\[[0-9;]*m", "", x) for x in s["record"]]   # perf's colours
+    samples = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in rec) if m]
+    syms = [x.split()[-1] for x in rec if re.match(r"^\s+[0-9.]+%", x)]
+    check(f"perf record --filter work: {WORK // 10007} samples of work()'s instructions",
+          samples == [WORK // 10007], str(rec[-4:]))
+    check("... and every one in work()", syms == ["work"], str(rec))
+
+    for name, want_msg in (("bad-symbol", "nosuch"),
+                           ("bad-file", "Failed to parse address filter"),
+                           ("bad-start", "Operation not supported"),
+                           ("bad-two", "exceeds maximum")):
+        text = " ".join(s[name])
+        check(f"perf refuses {name.replace('bad-', 'a bad ')} with a message ({want_msg}) "
+              "and a failure status",
+              want_msg in text and exit_code(s[name]) not in (None, 0), text[-300:])
+
+    rows = table(s["methods"])
+    check("leon3-methods: a row per function, the total and the rest; exit 0",
+          all(r in rows for r in ("work", "stream", "outer", "(total)", "(rest)")) and
+          exit_code(s["methods"]) == 0, " | ".join(s["methods"][-8:]))
+    if all(r in rows for r in ("work", "stream", "(total)")):
+        check(f"leon3-methods: work {WORK}, stream {STREAM} instructions, exactly",
+              rows["work"][0] == str(WORK) and rows["stream"][0] == str(STREAM),
+              f"{rows['work']} {rows['stream']}")
+        ins, cyc = int(rows["work"][0]), int(rows["work"][1])
+        check("leon3-methods: IPC is instructions over cycles",
+              rows["work"][4] == f"{ins / cyc:.3f}", str(rows["work"]))
+        check("leon3-methods: work's share of the cycles, and no D-cache misses in it",
+              rows["work"][-1] == f"{100 * cyc / int(rows['(total)'][1]):.2f}%" and
+              rows["work"][2] == "0", str(rows["work"]))
+    csv = [x for x in s["methods"] if "," in x]
+    check("leon3-methods -o: the table as CSV, a header and a line per row",
+          csv and csv[0].startswith("function,instructions,cycles,") and
+          any(x.startswith(f"work,{WORK},") for x in csv), str(csv[:3]))
+
+    rows = table(s["methods-top"])
+    check("leon3-methods -t 2: the two functions with the most cycles, work and stream",
+          set(rows) - {"(total)", "(rest)"} == {"work", "stream"} and
+          exit_code(s["methods-top"]) == 0, " | ".join(s["methods-top"][-6:]))
+
+    for e in EVENTS:
+        rows = table(s[f"addup-{e}"])
+        runs = [x for x in s[f"addup-{e}"] if re.match(r"^leon3-methods: run \d+ of 1:", x)]
+        check(f"{len(parts)} ranges covering the text add up to the program's {e}, "
+              "in one run: the rest is 0",
+              rows.get("(rest)", [None])[0] == "0" and runs and
+              int(rows["(total)"][0]) > 0, " | ".join(s[f"addup-{e}"][-4:]))
+
+    text = "\n".join(s["methods-bad"])
+    check("leon3-methods: a function perf cannot find is left out, with perf's reason, "
+          "and the others are measured",
+          re.search(r"nosuch: left out: .*nosuch", text) and "work" in table(s["methods-bad"]) and
+          exit_code(s["methods-bad"]) == 0, text[-300:])
+    text = "\n".join(s["methods-fails"])
+    check("leon3-methods: a program that fails on its own is reported, nothing measured",
+          "exits with status 2 without perf" in text and exit_code(s["methods-fails"]) == 1,
+          text[-300:])
+
+
+main()
