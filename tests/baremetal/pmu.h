@@ -18,6 +18,9 @@
 #define PMU_EVCTRL(i)	(0xd4 + 8 * (i))
 #define PMU_CORE_FIRST	0xc0		/* the core registers: GCTRL .. EVCTRL[5] */
 #define PMU_CORE_LAST	0xfc
+/* address ranges (AF): c = 0 the cycle counter, 1 + i event counter i */
+#define PMU_RANGE_LO(c)	(0x140 + 8 * (c))
+#define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)

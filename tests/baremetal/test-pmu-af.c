@@ -17,8 +17,6 @@
 
 #define PMU_FEATURES	0x100
 #define FEAT_AF		(1u << 3)
-#define PMU_RANGE_LO(c)	(0x140 + 8 * (c))	/* c: 0 cycles, 1 + i EVCNT[i] */
-#define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
 #define CCTRL_ICS_ON	3u
 #define CCTRL_DCS_ON	(3u << 2)
 

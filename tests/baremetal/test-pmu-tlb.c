@@ -61,8 +61,6 @@ static void mmu_on(void)
 
 /* rsweep2(): loops.S */
 
-#define PMU_RANGE_LO(c)	(0x140 + 8 * (c))	/* c: 0 cycles, 1 + i EVCTRL[i] */
-#define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
 
 static u32 dmiss, imiss, dmiss_loop, dmiss_not_loop;
 

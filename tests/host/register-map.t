@@ -248,8 +248,10 @@ def facts(d, ncnt, window_end):
         rows.append((reg(r), "PMU_" + r, None, "LEON3_PMU_" + r))
     for c in (0, 6):
         rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
-        rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", None, f"LEON3_PMU_RANGE_LO({c})"))
-        rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", None, f"LEON3_PMU_RANGE_HI({c})"))
+        rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", f"PMU_RANGE_LO({c})",
+                     f"LEON3_PMU_RANGE_LO({c})"))
+        rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", f"PMU_RANGE_HI({c})",
+                     f"LEON3_PMU_RANGE_HI({c})"))
     for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
                         ("AF", "address ranges")):
         rows.append((bit("FEATURES", label), "FEAT_" + name, None, "LEON3_PMU_FEAT_" + name))

@@ -7,6 +7,8 @@
  *   0  nothing: the PMU stays off (and on an unpatched QEMU, absent)
  *   1  the cycle counter and an instruction counter
  *   2  every event of six counters, caches included (the cache model on)
+ *   3  the cycle counter and an instruction counter, and a second one
+ *      with an address range (AF): sort()'s instructions
  * and prints the instruction count, so that the runner can work out the
  * simulated MIPS.  On an unpatched QEMU the PMU accesses do nothing.
  */
@@ -72,6 +74,14 @@ static void setup_pmu(void)
 	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
 	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | 0x11);
 	sta_asi2(PMU_GCTRL, GCTRL_EN);
+#elif MODE == 3
+	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | 0x11);
+	/* sort() ends where deep() begins: gcc keeps a file's order at -O2 */
+	sta_asi2(PMU_RANGE_LO(2), (u32)sort);
+	sta_asi2(PMU_RANGE_HI(2), (u32)deep - 4);
+	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x11);
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
 #elif MODE == 2
 	static const u32 ev[PMU_NEV] = { 0x11, 0x08, 0x00, 0x39, 0x22, 0x86 };
 
@@ -97,7 +107,7 @@ int main(void)
 	for (r = 0; r < ROUNDS; r++)
 		check += work(r + 1);
 	sta_asi2(PMU_GCTRL, 0);
-	diag("mode %d check %08x instructions %u cycles %u", MODE, check,
-	     lda_asi2(PMU_EVCNT(0)), lda_asi2(PMU_CYCCNT));
+	diag("mode %d check %08x instructions %u cycles %u in range %u", MODE, check,
+	     lda_asi2(PMU_EVCNT(0)), lda_asi2(PMU_CYCCNT), lda_asi2(PMU_EVCNT(1)));
 	return 0;
 }
