@@ -24,7 +24,7 @@ static u32 table[16384];	/* 64 KiB: larger than the D-cache */
 static u32 sortbuf[512];
 static int ma[24][24], mb[24][24], mc[24][24];
 
-static void sort(u32 *a, int n)
+static __attribute__((noinline)) void sort(u32 *a, int n)
 {
 	for (int i = 1; i < n; i++) {
 		u32 v = a[i];
