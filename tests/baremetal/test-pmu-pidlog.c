@@ -72,6 +72,23 @@ int main(void)
 	is_u32(PIDLOG_COUNT(lda_asi2(PMU_PIDLOG)), 0, "popped empty");
 	is_u32(lda_asi2(PMU_PIDLOG_PID), 0, "an empty log reads 0");
 
+	/*
+	 * The same with an address-range counter counting (an empty range):
+	 * the log still has every cycle (its fold once took the AF
+	 * counters' cycles for the log's).
+	 */
+	sta_asi2(PMU_RANGE_LO(1), 4);
+	sta_asi2(PMU_RANGE_HI(1), 4);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x11);
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
+	switches(PMU_PID, 9, 10, 1000);
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(0), 0);
+	pop(&pid, &cyc);
+	pop(&pid, &cyc);
+	is_u32(pid, 9, "with an AF counter counting: the PID that ran the loop");
+	is_u32(cyc, 1 + 4 * 1000, "... for all the loop's cycles, as without");
+
 	/* Overflow: 70 writes into 64 places. */
 	for (i = 0; i < PIDLOG_DEPTH + 6; i++)
 		sta_asi2(PMU_PID, 100 + i);
@@ -79,7 +96,7 @@ int main(void)
 	is_u32(PIDLOG_COUNT(st), PIDLOG_DEPTH, "the FIFO holds %u records", PIDLOG_DEPTH);
 	ok(st & PIDLOG_OVF, "overflow flagged when records were dropped");
 	pop(&pid, &cyc);
-	is_u32(pid, 8, "the oldest records are kept, the newest dropped");
+	is_u32(pid, 10, "the oldest records are kept, the newest dropped");
 	for (i = 1; i < PIDLOG_DEPTH; i++) {
 		pop(&pid, &cyc);
 		if (pid != 100 + i - 1)
