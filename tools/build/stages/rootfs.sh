@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest's initramfs: busybox, perf, leon3-pidlog (tools/pidlog/),
-# leon3-methods (tools/methods/),
+# leon3-methods (tools/methods/), leon3-hunt-run (tools/hunt/),
 # libpfm4's showevtinfo and check_events, PAPI's papi_avail,
 # papi_native_avail and papi_command_line, and /init (tools/rootfs/).
 # The leon3_pmu module is not in it: tools/leon3-run adds the one in
 # build/module at each boot, so a driver change needs no new initramfs.
 
 STAGE_DEPS="toolchain busybox perf libpfm4 papi"
-STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/pidlog/leon3-pidlog.c tools/methods/leon3-methods"
+STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/pidlog/leon3-pidlog.c tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
 
 stage_host_id() {
 	dpkg-query -W cpio gzip
@@ -27,6 +27,8 @@ stage_build() {
 	step "compiling leon3-pidlog"
 	"$(dep_path toolchain)/bin/$TARGET-gcc" -static -O2 -Wall -Wextra -Werror \
 		-o "$root/usr/bin/leon3-pidlog" "$TOP/tools/pidlog/leon3-pidlog.c"
+	"$(dep_path toolchain)/bin/$TARGET-gcc" -static -O2 -Wall -Wextra -Werror \
+		-o "$root/usr/bin/leon3-hunt-run" "$TOP/tools/hunt/leon3-hunt-run.c"
 	install -m 0755 "$TOP/tools/methods/leon3-methods" "$root/usr/bin/leon3-methods"
 	install -m 0755 "$TOP/tools/rootfs/init" "$root/init"
 	install -m 0644 "$TOP/tools/rootfs/inittab" "$root/etc/inittab"

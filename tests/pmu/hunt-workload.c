@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload whose rare slow runs have known causes, for the rare-event
+ * hunt (tools/leon3-hunt, tests/pmu/hunt.t):
+ *
+ *   hunt-workload hash N      inserts N keys in a hash table; every 7th
+ *                             run (a count kept in /tmp/hunt-workload.runs)
+ *                             starts the table small, so that it grows
+ *                             (grow() rehashes every key) several times;
+ *                             with "crash", the 5th run of 7 aborts
+ *   hunt-workload compete P B a competitor: forever, sleeps P ms, then
+ *                             spins B ms of its own
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct table {
+	unsigned long *slot;
+	unsigned long size, used;
+};
+
+static unsigned long hash(unsigned long k)
+{
+	return k * 2654435761UL;
+}
+
+static void put(struct table *t, unsigned long k)
+{
+	unsigned long i = hash(k) & (t->size - 1);
+
+	while (t->slot[i])
+		i = (i + 1) & (t->size - 1);
+	t->slot[i] = k;
+	t->used++;
+}
+
+/* Twice the slots, every key rehashed: the rare slow part */
+__attribute__((noinline)) void grow(struct table *t)
+{
+	unsigned long *old = t->slot, n = t->size, i;
+
+	t->size *= 2;
+	t->used = 0;
+	t->slot = calloc(t->size, sizeof(*t->slot));
+	if (!t->slot)
+		exit(1);
+	for (i = 0; i < n; i++)
+		if (old[i])
+			put(t, old[i]);
+	free(old);
+}
+
+__attribute__((noinline)) void insert(struct table *t, unsigned long k)
+{
+	if (2 * (t->used + 1) > t->size)
+		grow(t);
+	put(t, k);
+}
+
+/* This run's number, counted in a file across runs */
+static long run_number(void)
+{
+	const char *path = "/tmp/hunt-workload.runs";
+	FILE *f = fopen(path, "r");
+	long n = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%ld\n", n + 1);
+		fclose(f);
+	}
+	return n + 1;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "hash")) {
+		long n = atol(argv[2]), k, run = run_number();
+		struct table t = { .used = 0 };
+
+		if (argc == 4 && !strcmp(argv[3], "crash") && run % 7 == 5)
+			abort();
+		/* big enough from the start (a power of 2), but every 7th run */
+		for (t.size = 16; run % 7 && t.size < 4 * (unsigned long)n;)
+			t.size *= 2;
+		t.slot = calloc(t.size, sizeof(*t.slot));
+		if (!t.slot)
+			return 1;
+		for (k = 1; k <= n; k++)
+			insert(&t, k);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "compete")) {
+		long period = atol(argv[2]), burst = atol(argv[3]);
+		volatile unsigned long spin = 0;
+
+		for (;;) {
+			double end;
+
+			usleep(period * 1000);
+			for (end = now_ms() + burst; now_ms() < end;)
+				spin++;
+		}
+	}
+	fprintf(stderr, "usage: hunt-workload hash N [crash] | compete PERIOD_MS BURST_MS\n");
+	return 2;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rare-event hunt (tools/leon3-hunt, tools/hunt/leon3-hunt-run.c) on
+# a workload of the project's own whose rare slow runs have known causes
+# (tests/pmu/hunt-workload.c): every 7th run its hash table grows, so
+# its own cycles rise in grow(); and a competitor wakes up every second
+# to spin, so that the runs it lands in take more cycles of the whole
+# system but not of the program.  The report must name both causes, the
+# first by range (grow) and the second by process (competitor); and a
+# run that crashes is named and left out while the others are reported.
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, CC, ok, not_ok, check  # noqa: E402
+
+HUNT = os.path.join(TOP, "tools/leon3-hunt")
+RUNS = 21
+
+
+def hunt(tmp, out, *args):
+    return subprocess.run([HUNT, "--out", out, *args], capture_output=True, text=True)
+
+
+def flagged(report):
+    """{run: (why, by process, by range)} of the report's outliers."""
+    runs, lines = {}, report.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^run (\d+): (.*)$", line)
+        if m and i + 2 < len(lines) and lines[i + 1].startswith("  by process:"):
+            runs[int(m.group(1))] = (m.group(2), lines[i + 1], lines[i + 2])
+    return runs
+
+
+def first(line):
+    """The first name of a "  by ...: name +N, ..." line."""
+    m = re.match(r"^\s+by \w+:\s+(\S+) \+", line)
+    return m.group(1) if m else None
+
+
+def extra(line, name):
+    """N of "name +N" in a report line (0 if absent)."""
+    m = re.search(re.escape(name) + r" \+(\d+)", line)
+    return int(m.group(1)) if m else 0
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    w = os.path.join(tmp, "hunt-workload")
+    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
+                         os.path.join(TOP, "tests/pmu/hunt-workload.c"), "-o", w],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        not_ok(f"hunt-workload.c builds: {cc.stderr.strip()[:300]}")
+        return
+    out = os.path.join(tmp, "out")
+    p = hunt(tmp, out, "--runs", str(RUNS), "--function", "grow",
+             "--competitor", "/root/competitor compete 1000 150",
+             "--add", f"{w}:/root/competitor", w, "hash", "50000")
+    check("leon3-hunt: exits 0", p.returncode == 0, (p.stderr + p.stdout)[-600:])
+    runs = flagged(p.stdout)
+    # the workload's 7th, 14th, 21st run: the hunt's 6, 13, 20 after its warm-up
+    grow = {r for r in range(6, RUNS + 1, 7)}
+    check(f"the runs whose table grows ({sorted(grow)}) are flagged, for the program's own "
+          "cycles", all(r in runs and "the program's own cycles" in runs[r][0] for r in grow),
+          p.stdout[-1500:])
+    check("... and their extra cycles are named by range: grow(), with at least half of "
+          "the program's extra cycles",
+          all(r in runs and extra(runs[r][2], "grow") >= 0.5 * extra(runs[r][0], "cycles")
+              for r in grow), str({r: runs.get(r) for r in grow}))
+    comp = {r: v for r, v in runs.items() if r not in grow}
+    check("runs the competitor woke up in are flagged, for the whole system's cycles, "
+          "and the competitor named first, by process",
+          comp and all("whole-system" in v[0] and (first(v[1]) or "").startswith("competitor")
+                       for v in comp.values()), str(comp)[-1500:])
+    with open(os.path.join(out, "runs.csv")) as f:
+        lines = f.read().splitlines()
+    check(f"runs.csv: a line per run ({RUNS}) under its header",
+          len(lines) == RUNS + 1 and lines[0].startswith("run,status,all,prog,text,grow"),
+          str(lines[:2]))
+    for png in ("cycles.png", "breakdown.png"):
+        path = os.path.join(out, png)
+        check(f"{png}: a PNG plot", os.path.exists(path) and
+              open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n", path)
+
+    # Bad input: a crash in one of the runs, a function that is not there
+    out2 = os.path.join(tmp, "out2")
+    p = hunt(tmp, out2, "--runs", "7", w, "hash", "20000", "crash")
+    check("a run that crashes (the workload's 5th, the hunt's 4th: abort) is named with "
+          "its status and left out; the others are reported",
+          p.returncode == 0 and "run 4: exit status 134: left out" in p.stdout and
+          re.search(r"^median cycles: ", p.stdout, re.M), (p.stderr + p.stdout)[-600:])
+    p = hunt(tmp, out2, "--runs", "5", "--function", "nosuch", w, "hash", "1000")
+    check("a function the program does not have: refused before anything runs",
+          p.returncode == 1 and "nosuch: not a function of" in p.stderr, p.stderr[-300:])
+
+
+main()

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * leon3-hunt-run: the guest side of tools/leon3-hunt.  Runs a command N
+ * times and prints, for each run, where the machine's cycles went while
+ * it ran, as the Liquid Architecture statistics module measured them:
+ *
+ *   leon3-hunt-run [-n N] [-r NAME=LO/SIZE[:pid]]... -- COMMAND [ARGS...]
+ *
+ * Each run forks COMMAND stopped on a pipe, opens on every CPU the
+ * leon3_pmu cycle counts (whole system; the command alone, by the PMU's
+ * PID filter; and one per -r range: the cycles of the instructions in
+ * [LO, LO + SIZE), of every process, or with ":pid" the command's only),
+ * starts the PID log, lets the command go, and when it has exited prints
+ *
+ *   run K status S all C prog P range NAME V ... 
+ *   pid K PID CYCLES COMM      (a line per process the PID log saw)
+ *
+ * Ranges are addresses as the kernel's address filters take them
+ * without a file (perf's "filter LO/SIZE"), so they work system-wide:
+ * a static program's text, the kernel, a kernel function.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_RANGES	5	/* 7 counters: all, prog, and these */
+#define MAX_CPUS	8
+#define MAX_PIDS	256
+#define EV_CYCLES	0x15
+
+struct range {
+	const char *name;
+	unsigned long lo, size;
+	int pid_only;
+};
+
+static struct range ranges[MAX_RANGES];
+static int nranges, ncpus, type;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "leon3-hunt-run: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f || fscanf(f, "%d", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* cycles on @cpu, of @pid only (0: every process), in @r (NULL: all) */
+static int open_cycles(int cpu, pid_t pid, const struct range *r)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = EV_CYCLES,
+		.config1 = pid,
+		.disabled = 1,
+	};
+	char filter[64];
+	int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+
+	if (fd < 0)
+		die("perf_event_open (is leon3_pmu loaded, and are you root?)");
+	if (r) {
+		snprintf(filter, sizeof(filter), "filter 0x%lx/0x%lx", r->lo, r->size);
+		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter))
+			die(filter);
+	}
+	return fd;
+}
+
+static unsigned long long sum(int *fds)
+{
+	unsigned long long total = 0, v;
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		if (read(fds[c], &v, sizeof(v)) != sizeof(v))
+			die("read");
+		total += v;
+		close(fds[c]);
+	}
+	return total;
+}
+
+static void pidlog(int on)
+{
+	int fd = open("/dev/leon3_pidlog", O_RDWR);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		die("/dev/leon3_pidlog");
+	close(fd);
+}
+
+/* the PID log of a run: cycles per process */
+static void print_pidlog(int run, pid_t child)
+{
+	static unsigned int pids[MAX_PIDS];
+	static unsigned long long cycles[MAX_PIDS];
+	unsigned int cpu, pid, cyc;
+	char line[128], path[64], name[64];
+	int n = 0, i;
+	FILE *f = fopen("/dev/leon3_pidlog", "r");
+
+	if (!f)
+		die("/dev/leon3_pidlog");
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {		/* the driver says a record was lost */
+			printf("pidlog %d %s", run, line);
+			continue;
+		}
+		if (sscanf(line, "%u %u %u", &cpu, &pid, &cyc) != 3)
+			continue;
+		for (i = 0; i < n && pids[i] != pid; i++)
+			;
+		if (i == n && n < MAX_PIDS)
+			pids[n++] = pid;
+		if (i < n)
+			cycles[i] += cyc;
+	}
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		FILE *c;
+
+		snprintf(path, sizeof(path), "/proc/%u/comm", pids[i]);
+		c = fopen(path, "r");
+		if (pids[i] == (unsigned int)child)
+			strcpy(name, "(the command)");
+		else if (pids[i] == 0)
+			strcpy(name, "(idle)");
+		else if (!c || !fgets(name, sizeof(name), c))
+			strcpy(name, "(exited)");
+		if (c)
+			fclose(c);
+		name[strcspn(name, "\n")] = 0;
+		printf("pid %d %u %llu %s\n", run, pids[i], cycles[i], name);
+		cycles[i] = 0;
+	}
+}
+
+static void one_run(int run, char **argv)
+{
+	int all[MAX_CPUS], prog[MAX_CPUS], rfd[MAX_RANGES][MAX_CPUS];
+	int go[2], status, c, r;
+	pid_t child;
+	char b;
+
+	if (pipe(go))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(126);
+		close(go[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "leon3-hunt-run: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	for (c = 0; c < ncpus; c++) {
+		all[c] = open_cycles(c, 0, NULL);
+		prog[c] = open_cycles(c, child, NULL);
+		for (r = 0; r < nranges; r++)
+			rfd[r][c] = open_cycles(c, ranges[r].pid_only ? child : 0, &ranges[r]);
+	}
+	pidlog(1);
+	for (c = 0; c < ncpus; c++) {
+		ioctl(all[c], PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(prog[c], PERF_EVENT_IOC_ENABLE, 0);
+		for (r = 0; r < nranges; r++)
+			ioctl(rfd[r][c], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (write(go[1], "g", 1) != 1)
+		die("write");
+	close(go[1]);
+	if (waitpid(child, &status, 0) != child)
+		die("waitpid");
+	for (c = 0; c < ncpus; c++) {
+		ioctl(all[c], PERF_EVENT_IOC_DISABLE, 0);
+		ioctl(prog[c], PERF_EVENT_IOC_DISABLE, 0);
+		for (r = 0; r < nranges; r++)
+			ioctl(rfd[r][c], PERF_EVENT_IOC_DISABLE, 0);
+	}
+	pidlog(0);
+
+	printf("run %d status %d all %llu prog %llu", run,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+	       sum(all), sum(prog));
+	for (r = 0; r < nranges; r++)
+		printf(" range %s %llu", ranges[r].name, sum(rfd[r]));
+	printf("\n");
+	print_pidlog(run, child);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	int runs = 10, opt, i;
+	char *eq, *p;
+
+	while ((opt = getopt(argc, argv, "+n:r:")) != -1) {
+		switch (opt) {
+		case 'n':
+			runs = atoi(optarg);
+			break;
+		case 'r':
+			if (nranges == MAX_RANGES) {
+				fprintf(stderr, "leon3-hunt-run: at most %d ranges (7 counters)\n",
+					MAX_RANGES);
+				return 2;
+			}
+			eq = strchr(optarg, '=');
+			if (!eq) {
+				fprintf(stderr, "leon3-hunt-run: -r NAME=LO/SIZE[:pid], not %s\n", optarg);
+				return 2;
+			}
+			*eq = 0;
+			ranges[nranges].name = optarg;
+			ranges[nranges].lo = strtoul(eq + 1, &p, 0);
+			if (*p != '/') {
+				fprintf(stderr, "leon3-hunt-run: %s: LO/SIZE, not %s\n", optarg, eq + 1);
+				return 2;
+			}
+			ranges[nranges].size = strtoul(p + 1, &p, 0);
+			ranges[nranges].pid_only = !strcmp(p, ":pid");
+			if ((*p && !ranges[nranges].pid_only) || !ranges[nranges].size) {
+				fprintf(stderr, "leon3-hunt-run: %s: a size and at most :pid\n", optarg);
+				return 2;
+			}
+			nranges++;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (optind >= argc || runs < 1) {
+		fprintf(stderr, "usage: leon3-hunt-run [-n N] [-r NAME=LO/SIZE[:pid]]... -- COMMAND [ARGS...]\n");
+		return 2;
+	}
+	type = read_int("/sys/bus/event_source/devices/leon3_pmu/type");
+	if (type < 0) {
+		fprintf(stderr, "leon3-hunt-run: no leon3_pmu in sysfs: is the driver loaded?\n");
+		return 1;
+	}
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		ncpus = MAX_CPUS;
+	for (i = 1; i <= runs; i++)
+		one_run(i, argv + optind);
+	return 0;
+}
