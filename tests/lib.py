@@ -127,17 +127,21 @@ def perf_json():
 KERNBASE = 0xF0000000
 
 
-def build_workload(tmp):
-    """tests/pmu/workload.c built static into TMP/workload: its path, or
-    the compiler's complaint as an exception."""
-    out = os.path.join(tmp, "workload")
-    cc = subprocess.run([CC, "-static", "-pthread", "-O2", "-g", "-Wall", "-Werror",
-                         "-fno-optimize-sibling-calls",
-                         os.path.join(TOP, "tests/pmu/workload.c"), "-o", out],
+def build_guest(tmp, name, *flags):
+    """tests/pmu/NAME.c built static for the guest into TMP/NAME (with
+    FLAGS): its path, or the compiler's complaint as an exception."""
+    out = os.path.join(tmp, name)
+    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror", *flags,
+                         os.path.join(TOP, f"tests/pmu/{name}.c"), "-o", out],
                         capture_output=True, text=True)
     if cc.returncode:
-        raise RuntimeError(f"workload.c does not build: {cc.stderr.strip()[:300]}")
+        raise RuntimeError(f"{name}.c does not build: {cc.stderr.strip()[:300]}")
     return out
+
+
+def build_workload(tmp):
+    """tests/pmu/workload.c built static into TMP/workload."""
+    return build_guest(tmp, "workload", "-pthread", "-g", "-fno-optimize-sibling-calls")
 
 
 def sections(text):

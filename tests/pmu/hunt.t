@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, CC, ok, not_ok, check  # noqa: E402
+from lib import TOP, ok, not_ok, check, build_guest  # noqa: E402
 
 HUNT = os.path.join(TOP, "tools/leon3-hunt")
 RUNS = 21
@@ -51,12 +51,10 @@ def extra(line, name):
 
 def main():
     tmp = tempfile.mkdtemp()
-    w = os.path.join(tmp, "hunt-workload")
-    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
-                         os.path.join(TOP, "tests/pmu/hunt-workload.c"), "-o", w],
-                        capture_output=True, text=True)
-    if cc.returncode:
-        not_ok(f"hunt-workload.c builds: {cc.stderr.strip()[:300]}")
+    try:
+        w = build_guest(tmp, "hunt-workload")
+    except RuntimeError as e:
+        not_ok(str(e))
         return
     out = os.path.join(tmp, "out")
     p = hunt(tmp, out, "--runs", str(RUNS), "--function", "grow",

@@ -17,12 +17,11 @@
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import (TOP, CC, ok, not_ok, check, build_workload, guest_sections,  # noqa: E402
+from lib import (ok, not_ok, check, build_guest, build_workload, guest_sections,  # noqa: E402
                  exit_code, function_symbols, symbol_chains)
 
 PERIOD = 100003
@@ -61,12 +60,10 @@ def named(chain):
 
 def main():
     tmp = tempfile.mkdtemp()
-    prog = os.path.join(tmp, "sample-regs")
-    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
-                         os.path.join(TOP, "tests/pmu/sample-regs.c"), "-o", prog],
-                        capture_output=True, text=True)
-    if cc.returncode:
-        not_ok(f"sample-regs.c builds: {cc.stderr.strip()[:300]}")
+    try:
+        prog = build_guest(tmp, "sample-regs")
+    except RuntimeError as e:
+        not_ok(str(e))
         return
     try:
         workload = build_workload(tmp)
