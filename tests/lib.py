@@ -127,11 +127,12 @@ def perf_json():
 KERNBASE = 0xF0000000
 
 
-def build_guest(tmp, name, *flags):
-    """tests/pmu/NAME.c built static for the guest into TMP/NAME (with
-    FLAGS): its path, or the compiler's complaint as an exception."""
-    out = os.path.join(tmp, name)
-    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror", *flags,
+def build_guest(tmp, name, *flags, out=None, static=True):
+    """tests/pmu/NAME.c built for the guest (static, unless STATIC is
+    False) into OUT (default TMP/NAME), with FLAGS: its path, or the
+    compiler's complaint as an exception."""
+    out = out or os.path.join(tmp, name)
+    cc = subprocess.run([CC, *["-static"] * static, "-O2", "-Wall", "-Werror", *flags,
                          os.path.join(TOP, f"tests/pmu/{name}.c"), "-o", out],
                         capture_output=True, text=True)
     if cc.returncode:

@@ -8,12 +8,20 @@
  *                             starts the table small, so that it grows
  *                             (grow() rehashes every key) several times;
  *                             with "crash", the 5th run of 7 aborts
- *   hunt-workload compete P B a competitor: forever, sleeps P ms, then
- *                             spins B ms of its own
+ *   hunt-workload compete K B a competitor: forever, waits for a run to
+ *                             count itself; when the run's number is 3
+ *                             modulo K, spins B ms of its own (inside
+ *                             that run, as long as B is well under the
+ *                             run's time)
+ *
+ * The competitor keys on the run count rather than a timer so that the
+ * runs it lands in do not depend on how fast the host runs the guest.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,11 +68,12 @@ __attribute__((noinline)) void insert(struct table *t, unsigned long k)
 	put(t, k);
 }
 
-/* This run's number, counted in a file across runs */
-static long run_number(void)
+#define RUNS_FILE "/tmp/hunt-workload.runs"
+
+/* The number of runs so far, counted in a file across runs */
+static long runs_so_far(void)
 {
-	const char *path = "/tmp/hunt-workload.runs";
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(RUNS_FILE, "r");
 	long n = 0;
 
 	if (f) {
@@ -72,12 +81,21 @@ static long run_number(void)
 			n = 0;
 		fclose(f);
 	}
-	f = fopen(path, "w");
+	return n;
+}
+
+/* This run's number; the file is replaced whole, for the competitor */
+static long run_number(void)
+{
+	long n = runs_so_far() + 1;
+	FILE *f = fopen(RUNS_FILE ".new", "w");
+
 	if (f) {
-		fprintf(f, "%ld\n", n + 1);
+		fprintf(f, "%ld\n", n);
 		fclose(f);
+		rename(RUNS_FILE ".new", RUNS_FILE);
 	}
-	return n + 1;
+	return n;
 }
 
 static double now_ms(void)
@@ -107,17 +125,24 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "compete")) {
-		long period = atol(argv[2]), burst = atol(argv[3]);
+		long every = atol(argv[2]), burst = atol(argv[3]);
 		volatile unsigned long spin = 0;
+		char ev[sizeof(struct inotify_event) + NAME_MAX + 1];
+		int fd = inotify_init();
 
-		for (;;) {
+		/* asleep until a run renames its count into place */
+		if (every < 1 || fd < 0 || inotify_add_watch(fd, "/tmp", IN_MOVED_TO) < 0)
+			return 2;
+		while (read(fd, ev, sizeof(ev)) > 0) {
 			double end;
 
-			usleep(period * 1000);
+			if (runs_so_far() % every != 3 % every)
+				continue;
 			for (end = now_ms() + burst; now_ms() < end;)
 				spin++;
 		}
+		return 1;
 	}
-	fprintf(stderr, "usage: hunt-workload hash N [crash] | compete PERIOD_MS BURST_MS\n");
+	fprintf(stderr, "usage: hunt-workload hash N [crash] | compete EVERY_K BURST_MS\n");
 	return 2;
 }

@@ -4,12 +4,13 @@
 # The rare-event hunt (tools/leon3-hunt, tools/hunt/leon3-hunt-run.c) on
 # a workload of the project's own whose rare slow runs have known causes
 # (tests/pmu/hunt-workload.c): every 7th run its hash table grows, so
-# its own cycles rise in grow(); and a competitor wakes up every second
-# to spin, so that the runs it lands in take more cycles of the whole
-# system but not of the program.  The report must name both causes, the
+# its own cycles rise in grow(); and a competitor wakes up in every 5th
+# run to spin, so that those runs take more cycles of the whole system
+# but not of the program.  The report must name both causes, the
 # first by range (grow) and the second by process (competitor); and a
 # run that crashes is named and left out while the others are reported.
 
+import csv
 import os
 import re
 import subprocess
@@ -49,6 +50,14 @@ def extra(line, name):
     return int(m.group(1)) if m else 0
 
 
+def read_csv(path):
+    """The rows of a CSV file as dicts ([] if it is not there)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -58,7 +67,7 @@ def main():
         return
     out = os.path.join(tmp, "out")
     p = hunt(tmp, out, "--runs", str(RUNS), "--function", "grow",
-             "--competitor", "/root/competitor compete 1000 150",
+             "--competitor", "/root/competitor compete 5 50",
              "--add", f"{w}:/root/competitor", w, "hash", "50000")
     check("leon3-hunt: exits 0", p.returncode == 0, (p.stderr + p.stdout)[-600:])
     runs = flagged(p.stdout)
@@ -71,20 +80,54 @@ def main():
           "the program's extra cycles",
           all(r in runs and extra(runs[r][2], "grow") >= 0.5 * extra(runs[r][0], "cycles")
               for r in grow), str({r: runs.get(r) for r in grow}))
-    comp = {r: v for r, v in runs.items() if r not in grow}
-    check("runs the competitor woke up in are flagged, for the whole system's cycles, "
-          "and the competitor named first, by process",
-          comp and all("whole-system" in v[0] and (first(v[1]) or "").startswith("competitor")
-                       for v in comp.values()), str(comp)[-1500:])
+    # the workload's runs 3, 8, 13, 18: the hunt's 2, 7, 12, 17
+    comp = set(range(2, RUNS + 1, 5))
+    check(f"the runs the competitor wakes up in ({sorted(comp)}) are flagged, for the "
+          "whole system's cycles, the competitor named first, by process",
+          all(r in runs and "whole-system" in runs[r][0] and
+              (first(runs[r][1]) or "").startswith("competitor") for r in comp),
+          str({r: runs.get(r) for r in comp})[-1500:])
+    check("... and no other run is flagged",
+          set(runs) == grow | comp, str(sorted(runs)))
     with open(os.path.join(out, "runs.csv")) as f:
         lines = f.read().splitlines()
     check(f"runs.csv: a line per run ({RUNS}) under its header",
           len(lines) == RUNS + 1 and lines[0].startswith("run,status,all,prog,text,grow"),
           str(lines[:2]))
-    for png in ("cycles.png", "breakdown.png"):
+    for png in ("cycles.png", "histogram.png", "processes.png", "ranges.png", "breakdown.png"):
         path = os.path.join(out, png)
         check(f"{png}: a PNG plot", os.path.exists(path) and
               open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n", path)
+
+    # K uniform ranges: with a counter left for the whole text, they add
+    # up to it in every run
+    out3 = os.path.join(tmp, "out3")
+    p = hunt(tmp, out3, "--runs", "3", "--ranges", "2", w, "hash", "20000")
+    rows = read_csv(os.path.join(out3, "runs.csv"))
+    check("--ranges 2: two uniform ranges of the text, whose cycles add up to the "
+          "text's in each run, exactly",
+          p.returncode == 0 and len(rows) == 3 and
+          all(int(x["text1"]) + int(x["text2"]) == int(x["text"]) > 0 for x in rows),
+          str(rows)[-600:] + p.stderr[-300:])
+
+    # A dynamic PIE: its text where the kernel loads it, and a range per
+    # shared library (the toolchain's libc and dynamic loader)
+    dyn = build_guest(tmp, "hunt-workload", "-fPIE", "-pie", static=False,
+                      out=os.path.join(tmp, "hunt-workload-pie"))
+    out4 = os.path.join(tmp, "out4")
+    p = hunt(tmp, out4, "--runs", "7", dyn, "hash", "20000")
+    rows = read_csv(os.path.join(out4, "runs.csv"))
+    libs = ("libc.so.6", "ld-linux.so.2")
+    check("a dynamic PIE: a range for its text and one for each library it loads "
+          f"({', '.join(libs)}), each with cycles in every run, together no more than "
+          "the program's own",
+          p.returncode == 0 and len(rows) == 7 and all(
+              all(int(x[n]) > 0 for n in ("text",) + libs) and
+              sum(int(x[n]) for n in ("text",) + libs) <= int(x["prog"]) for x in rows),
+          str(rows)[-600:] + (p.stderr + p.stdout)[-300:])
+    runs = flagged(p.stdout)
+    check("... and its growing run (6) is flagged, its extra cycles in its text",
+          6 in runs and first(runs[6][2]) == "text", p.stdout[-800:])
 
     # Bad input: a crash in one of the runs, a function that is not there
     out2 = os.path.join(tmp, "out2")
@@ -96,6 +139,10 @@ def main():
     p = hunt(tmp, out2, "--runs", "5", "--function", "nosuch", w, "hash", "1000")
     check("a function the program does not have: refused before anything runs",
           p.returncode == 1 and "nosuch: not a function of" in p.stderr, p.stderr[-300:])
+    p = hunt(tmp, out2, "--runs", "5", "--ranges", "4", w, "hash", "1000")
+    check("more ranges than counters: refused before anything runs, the ranges named",
+          p.returncode == 1 and "6 ranges (text1, text2, text3, text4, kernel, idle)" in p.stderr,
+          p.stderr[-300:])
 
 
 main()

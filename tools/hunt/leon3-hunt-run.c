@@ -4,7 +4,7 @@
  * times and prints, for each run, where the machine's cycles went while
  * it ran, as the Liquid Architecture statistics module measured them:
  *
- *   leon3-hunt-run [-n N] [-r NAME=LO/SIZE[:pid]]... -- COMMAND [ARGS...]
+ *   leon3-hunt-run [-n N] [-r NAME=LO/SIZE[@FILE][:pid]]... -- COMMAND [ARGS...]
  *
  * Each run forks COMMAND stopped on a pipe, opens on every CPU the
  * leon3_pmu cycle counts (whole system; the command alone, by the PMU's
@@ -15,13 +15,17 @@
  *   run K status S all C prog P range NAME V ... 
  *   pid K PID CYCLES COMM      (a line per process the PID log saw)
  *
- * Ranges are addresses as the kernel's address filters take them
- * without a file (perf's "filter LO/SIZE"), so they work system-wide:
- * a static program's text, the kernel, a kernel function.
+ * A range without a file is addresses (perf's "filter LO/SIZE"), which
+ * works system-wide: a static program's text, the kernel, a kernel
+ * function.  With "@FILE" it is LO/SIZE of that file's offsets wherever
+ * the command maps it (perf's "filter LO/SIZE@FILE"): a PIE's text, a
+ * shared library.  The kernel resolves those per process, so they
+ * count the command's task (":pid" required) rather than the CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +41,7 @@
 #define EV_CYCLES	0x15
 
 struct range {
-	const char *name;
+	const char *name, *file;
 	unsigned long lo, size;
 	int pid_only;
 };
@@ -63,7 +67,10 @@ static int read_int(const char *path)
 	return v;
 }
 
-/* cycles on @cpu, of @pid only (0: every process), in @r (NULL: all) */
+/*
+ * cycles on @cpu, of @pid only (0: every process), in @r (NULL: all):
+ * the PMU's PID filter on the CPU, or for a file range the task's event
+ */
 static int open_cycles(int cpu, pid_t pid, const struct range *r)
 {
 	struct perf_event_attr attr = {
@@ -73,13 +80,20 @@ static int open_cycles(int cpu, pid_t pid, const struct range *r)
 		.config1 = pid,
 		.disabled = 1,
 	};
-	char filter[64];
-	int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+	char filter[PATH_MAX + 64];
+	int fd;
 
+	if (r && r->file) {
+		attr.config1 = 0;
+		fd = syscall(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
+	} else {
+		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+	}
 	if (fd < 0)
 		die("perf_event_open (is leon3_pmu loaded, and are you root?)");
 	if (r) {
-		snprintf(filter, sizeof(filter), "filter 0x%lx/0x%lx", r->lo, r->size);
+		snprintf(filter, sizeof(filter), "filter 0x%lx/0x%lx%s%s", r->lo, r->size,
+			 r->file ? "@" : "", r->file ? r->file : "");
 		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter))
 			die(filter);
 	}
@@ -231,7 +245,8 @@ int main(int argc, char **argv)
 			}
 			eq = strchr(optarg, '=');
 			if (!eq) {
-				fprintf(stderr, "leon3-hunt-run: -r NAME=LO/SIZE[:pid], not %s\n", optarg);
+				fprintf(stderr, "leon3-hunt-run: -r NAME=LO/SIZE[@FILE][:pid], not %s\n",
+					optarg);
 				return 2;
 			}
 			*eq = 0;
@@ -242,9 +257,22 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			ranges[nranges].size = strtoul(p + 1, &p, 0);
-			ranges[nranges].pid_only = !strcmp(p, ":pid");
-			if ((*p && !ranges[nranges].pid_only) || !ranges[nranges].size) {
-				fprintf(stderr, "leon3-hunt-run: %s: a size and at most :pid\n", optarg);
+			eq = strrchr(p, ':');
+			ranges[nranges].pid_only = eq && !strcmp(eq, ":pid");
+			if (ranges[nranges].pid_only)
+				*eq = 0;
+			if (*p == '@' && p[1])
+				ranges[nranges].file = p + 1;
+			else if (*p)
+				ranges[nranges].size = 0;
+			if (!ranges[nranges].size) {
+				fprintf(stderr, "leon3-hunt-run: %s: a size, @FILE and :pid at most\n",
+					optarg);
+				return 2;
+			}
+			if (ranges[nranges].file && !ranges[nranges].pid_only) {
+				fprintf(stderr, "leon3-hunt-run: %s: a range of a file counts the command only: add :pid\n",
+					optarg);
 				return 2;
 			}
 			nranges++;
@@ -254,7 +282,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc || runs < 1) {
-		fprintf(stderr, "usage: leon3-hunt-run [-n N] [-r NAME=LO/SIZE[:pid]]... -- COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: leon3-hunt-run [-n N] [-r NAME=LO/SIZE[@FILE][:pid]]... -- COMMAND [ARGS...]\n");
 		return 2;
 	}
 	type = read_int("/sys/bus/event_source/devices/leon3_pmu/type");
