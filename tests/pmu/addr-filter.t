@@ -79,6 +79,8 @@ sec methods-top; leon3-methods -t 2 -e instructions,cycles -- $w mix N M 2>&1; e
 ADDUP
 sec methods-bad; leon3-methods -f nosuch,work -- $w spin 1000 2>&1; echo "exit $?"
 sec methods-fails; leon3-methods -f work -- $w bogus 2>&1; echo "exit $?"
+sec methods-overlap; leon3-methods -f work,WORKLOOP -e instructions -- $w spin 1000 2>&1; echo "exit $?"
+sec methods-empty; leon3-methods -f WORKEMPTY,work -e instructions -- $w spin 1000 2>&1; echo "exit $?"
 sec end
 """
 
@@ -104,10 +106,14 @@ def main():
     seg_off, seg_vaddr, _ = text_segment(w)
     lo, hi = funcs["work"]
     work_range = f"{lo - seg_vaddr + seg_off:#x}/{hi - lo:#x}"
+    # work()'s loop alone (subcc, bne, nop: after its save), and nothing
+    work_loop = f"{lo - seg_vaddr + seg_off + 4:#x}/0xc"
+    work_empty = f"{lo - seg_vaddr + seg_off + 4:#x}/0x0"
     parts = ranges(w, 5)
     addup = "".join(f"sec addup-{e}; leon3-methods -e {e} -f {','.join(parts)} "
                     f"-- $w mix N M 2>&1; echo \"exit $?\"\n" for e in EVENTS)
     script = (GUEST.replace("ADDUP", addup).replace("WORKRANGE", work_range)
+              .replace("WORKLOOP", work_loop).replace("WORKEMPTY", work_empty)
               .replace(" N M", f" {N} {M}"))
     s, why = guest_sections(tmp, script, [w], "--timeout", "900")
     if s is None:
@@ -209,6 +215,23 @@ def main():
     check("leon3-methods: a program that fails on its own is reported, nothing measured",
           "exits with status 2 without perf" in text and exit_code(s["methods-fails"]) == 1,
           text[-300:])
+
+    text = "\n".join(s["methods-overlap"])
+    rows = table(s["methods-overlap"])
+    check(f"leon3-methods: overlapping ranges (work and its loop, {work_loop}) are both "
+          "counted (3003 and 3000 instructions), named as overlapping, and the table "
+          "gives no rest",
+          f"these ranges overlap, so the table gives no rest: work and {work_loop}" in text and
+          rows.get("work", [None])[0] == "3003" and rows.get(work_loop, [None])[0] == "3000" and
+          "(total)" in rows and "(rest)" not in rows and exit_code(s["methods-overlap"]) == 0,
+          text[-400:])
+    text = "\n".join(s["methods-empty"])
+    rows = table(s["methods-empty"])
+    check(f"leon3-methods: an empty range ({work_empty}) is left out with the kernel's "
+          "reason (EINVAL), and work() still measured",
+          re.search(re.escape(work_empty) + r": left out: .*Invalid argument", text) and
+          rows.get("work", [None])[0] == "3003" and exit_code(s["methods-empty"]) == 0,
+          text[-400:])
 
 
 main()
