@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-perf bench-record mibench perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-perf bench-record mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -41,6 +41,10 @@ help:
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
 	@echo '                       MIBENCH_FP=soft: software floating point, in build/mibench-soft)'
+	@echo '  make sweep           the cache design-space sweep: workloads x D-cache geometries x competitors,'
+	@echo '                       mean and 95 % CI, CSV and plots in build/sweep (SWEEP_WORKLOADS, SWEEP_GEOMETRIES,'
+	@echo '                       SWEEP_COMPETITORS="0 1 3", SWEEP_REPEATS=5, MIBENCH_DIR: MiBench too; JOBS=N here,'
+	@echo '                       SSHLOGINFILE=F: GNU parallel over machines, SLURM=1: a Slurm array job)'
 	@echo '  make perf-event-tests PET_DIR=DIR  Vince Weaver'"'"'s perf_event_tests in the guest on 1 and 2 CPUs:'
 	@echo '                       each program'"'"'s verdict, and why where not PASSED, in build/perf-event-tests'
 	@echo '                       (CPUS, JOBS: vCPUs at a time, PET_LIMIT=600 seconds a program,'
@@ -105,6 +109,24 @@ mibench: all
 		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS) \
 		$(if $(filter 1,$(DETERMINISTIC)),--deterministic)
 
+# The cache design-space sweep (tools/sweep/leon3-sweep, Documentation/sweep.md)
+SWEEP_OUT ?= $(TOP)/build/sweep
+SWEEP_WORKLOADS ?= stream:6:100 stream:12:100 chase:8:200000
+SWEEP_GEOMETRIES ?= d2kx2 d4kx2 d8kx2 d4kx4 d8kx4 d16kx4
+SWEEP_COMPETITORS ?= 0 1 3
+SWEEP_REPEATS ?= 5
+sweep: all
+	@$(if $(MIBENCH_DIR),tools/mibench/mibench build --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
+		--fp $(MIBENCH_FP) &&) \
+	tools/sweep/leon3-sweep plan --out "$(SWEEP_OUT)" --jobs $(JOBS) --repeats $(SWEEP_REPEATS) \
+		--competitors "$(SWEEP_COMPETITORS)" $(foreach g,$(SWEEP_GEOMETRIES),--geometry $(g)) \
+		$(foreach w,$(SWEEP_WORKLOADS),--workload $(w)) \
+		$(if $(MIBENCH_DIR),--mibench "$(MIBENCH_OUT)" --workload mibench) && \
+	$(if $(filter 1,$(SLURM)),tools/sweep/leon3-sweep slurm --submit --out "$(SWEEP_OUT)", \
+	{ tools/sweep/leon3-sweep run --out "$(SWEEP_OUT)" --jobs $(JOBS) \
+		$(if $(SSHLOGINFILE),--sshloginfile "$(SSHLOGINFILE)"); \
+	  tools/sweep/leon3-sweep merge --out "$(SWEEP_OUT)"; })
+
 # Vince Weaver's perf_event_tests in the guest (tools/perf-event-tests/pet,
 # Documentation/driver.md, "perf_event_tests")
 PET_OUT ?= $(TOP)/build/perf-event-tests
@@ -134,7 +156,7 @@ check: deps toolchain qemu busybox perf
 	@tests/run tests/host tests/guest-binaries
 
 test: all kernel-debug module-debug
-	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/mibench tests/fuzz
+	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/mibench tests/sweep tests/fuzz
 
 run: all
 	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES)

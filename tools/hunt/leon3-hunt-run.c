@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * leon3-hunt-run: the guest side of tools/leon3-hunt.  Runs a command N
- * times and prints, for each run, where the machine's cycles went while
- * it ran, as the Liquid Architecture statistics module measured them:
+ * leon3-hunt-run: the guest side of tools/leon3-hunt and
+ * tools/sweep/leon3-sweep.  Runs a command N times and prints, for each
+ * run, where the machine's cycles (or other events) went while it ran,
+ * as the Liquid Architecture statistics module measured them:
  *
- *   leon3-hunt-run [-n N] [-r NAME=LO/SIZE[@FILE][:pid]]... -- COMMAND [ARGS...]
+ *   leon3-hunt-run [-n N] [-o FILE] [[-e EVENT] -r NAME=SCOPE]... -- COMMAND [ARGS...]
+ *
+ *   SCOPE: all | pid | LO/SIZE[@FILE][:pid]
  *
  * Each run forks COMMAND stopped on a pipe, opens on every CPU the
  * leon3_pmu cycle counts (whole system; the command alone, by the PMU's
- * PID filter; and one per -r range: the cycles of the instructions in
- * [LO, LO + SIZE), of every process, or with ":pid" the command's only),
- * starts the PID log, lets the command go, and when it has exited prints
+ * PID filter) and one count per -r: of EVENT (the event id of the -e
+ * before it, default cycles) in the whole system (all), of the command
+ * alone (pid), or of the instructions in [LO, LO + SIZE), of every
+ * process, or with ":pid" the command's only.  It starts the PID log,
+ * lets the command go, and when it has exited prints (to FILE with -o,
+ * so that the command's own output can go to stdout)
  *
- *   run K status S all C prog P range NAME V ... 
+ *   run K status S all C prog P range NAME V ...
  *   pid K PID CYCLES COMM      (a line per process the PID log saw)
  *
  * A range without a file is addresses (perf's "filter LO/SIZE"), which
@@ -42,12 +48,14 @@
 
 struct range {
 	const char *name, *file;
-	unsigned long lo, size;
+	unsigned long lo, size;		/* size 0: no address range */
+	unsigned int event;
 	int pid_only;
 };
 
 static struct range ranges[MAX_RANGES];
 static int nranges, ncpus, type;
+static FILE *out;		/* the report: stdout, or -o FILE */
 
 static void die(const char *what)
 {
@@ -68,15 +76,16 @@ static int read_int(const char *path)
 }
 
 /*
- * cycles on @cpu, of @pid only (0: every process), in @r (NULL: all):
- * the PMU's PID filter on the CPU, or for a file range the task's event
+ * cycles (or @r's event) on @cpu, of @pid only (0: every process), in
+ * @r's range: the PMU's PID filter on the CPU, or for a file range the
+ * task's event
  */
 static int open_cycles(int cpu, pid_t pid, const struct range *r)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = type,
-		.config = EV_CYCLES,
+		.config = r ? r->event : EV_CYCLES,
 		.config1 = pid,
 		.disabled = 1,
 	};
@@ -91,7 +100,7 @@ static int open_cycles(int cpu, pid_t pid, const struct range *r)
 	}
 	if (fd < 0)
 		die("perf_event_open (is leon3_pmu loaded, and are you root?)");
-	if (r) {
+	if (r && r->size) {
 		snprintf(filter, sizeof(filter), "filter 0x%lx/0x%lx%s%s", r->lo, r->size,
 			 r->file ? "@" : "", r->file ? r->file : "");
 		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter))
@@ -137,7 +146,7 @@ static void print_pidlog(int run, pid_t child)
 		die("/dev/leon3_pidlog");
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#') {		/* the driver says a record was lost */
-			printf("pidlog %d %s", run, line);
+			fprintf(out, "pidlog %d %s", run, line);
 			continue;
 		}
 		if (sscanf(line, "%u %u %u", &cpu, &pid, &cyc) != 3)
@@ -164,7 +173,7 @@ static void print_pidlog(int run, pid_t child)
 		if (c)
 			fclose(c);
 		name[strcspn(name, "\n")] = 0;
-		printf("pid %d %u %llu %s\n", run, pids[i], cycles[i], name);
+		fprintf(out, "pid %d %u %llu %s\n", run, pids[i], cycles[i], name);
 		cycles[i] = 0;
 	}
 }
@@ -217,25 +226,39 @@ static void one_run(int run, char **argv)
 	}
 	pidlog(0);
 
-	printf("run %d status %d all %llu prog %llu", run,
+	fprintf(out, "run %d status %d all %llu prog %llu", run,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 	       sum(all), sum(prog));
 	for (r = 0; r < nranges; r++)
-		printf(" range %s %llu", ranges[r].name, sum(rfd[r]));
-	printf("\n");
+		fprintf(out, " range %s %llu", ranges[r].name, sum(rfd[r]));
+	fprintf(out, "\n");
 	print_pidlog(run, child);
-	fflush(stdout);
+	fflush(out);
 }
 
 int main(int argc, char **argv)
 {
+	unsigned int event = EV_CYCLES;
 	int runs = 10, opt, i;
 	char *eq, *p;
 
-	while ((opt = getopt(argc, argv, "+n:r:")) != -1) {
+	out = stdout;
+	while ((opt = getopt(argc, argv, "+n:e:o:r:")) != -1) {
 		switch (opt) {
 		case 'n':
 			runs = atoi(optarg);
+			break;
+		case 'o':
+			out = fopen(optarg, "we");
+			if (!out)
+				die(optarg);
+			break;
+		case 'e':
+			event = strtoul(optarg, &p, 0);
+			if (*p || event > 0xff) {
+				fprintf(stderr, "leon3-hunt-run: -e %s: an event id (0-0xff)\n", optarg);
+				return 2;
+			}
 			break;
 		case 'r':
 			if (nranges == MAX_RANGES) {
@@ -245,15 +268,21 @@ int main(int argc, char **argv)
 			}
 			eq = strchr(optarg, '=');
 			if (!eq) {
-				fprintf(stderr, "leon3-hunt-run: -r NAME=LO/SIZE[@FILE][:pid], not %s\n",
-					optarg);
+				fprintf(stderr, "leon3-hunt-run: -r NAME=SCOPE, not %s\n", optarg);
 				return 2;
 			}
 			*eq = 0;
 			ranges[nranges].name = optarg;
+			ranges[nranges].event = event;
+			if (!strcmp(eq + 1, "all") || !strcmp(eq + 1, "pid")) {
+				ranges[nranges].pid_only = eq[1] == 'p';
+				nranges++;
+				break;
+			}
 			ranges[nranges].lo = strtoul(eq + 1, &p, 0);
 			if (*p != '/') {
-				fprintf(stderr, "leon3-hunt-run: %s: LO/SIZE, not %s\n", optarg, eq + 1);
+				fprintf(stderr, "leon3-hunt-run: %s: all, pid or LO/SIZE, not %s\n",
+					optarg, eq + 1);
 				return 2;
 			}
 			ranges[nranges].size = strtoul(p + 1, &p, 0);
@@ -282,7 +311,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc || runs < 1) {
-		fprintf(stderr, "usage: leon3-hunt-run [-n N] [-r NAME=LO/SIZE[@FILE][:pid]]... -- COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: leon3-hunt-run [-n N] [-o FILE] [[-e EVENT] -r NAME=all|pid|LO/SIZE[@FILE][:pid]]... -- COMMAND [ARGS...]\n");
 		return 2;
 	}
 	type = read_int("/sys/bus/event_source/devices/leon3_pmu/type");
