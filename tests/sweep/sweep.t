@@ -135,6 +135,15 @@ def main():
           "--resume: 5 of 12 jobs to run again" in r.stdout and
           os.path.exists(os.path.join(res, "1.csv")), r.stdout[-600:])
 
+    # A competitor that cannot start fails its job, with the reason
+    os.remove(os.path.join(out, "files", "own", "sweep-workload"))
+    os.remove(os.path.join(res, "2.csv"))
+    r = sweep("job", "--out", out, "2")
+    failed = os.path.join(res, "2.failed")
+    check("a job whose competitor cannot start fails, saying so, rather than run alone",
+          r.returncode == 1 and os.path.exists(failed) and
+          "competitor 1 did not start" in open(failed).read(), r.stdout[-400:])
+
     r = sweep("slurm", "--out", out)
     sb = os.path.join(out, "sweep.sbatch")
     body = open(sb).read() if os.path.exists(sb) else ""
