@@ -7,6 +7,7 @@ A test imports it with:
     from lib import TOP, CC, RUN, ok, not_ok, check
 """
 
+import csv
 import json
 import os
 import re
@@ -143,6 +144,14 @@ def build_guest(tmp, name, *flags, out=None, static=True):
 def build_workload(tmp):
     """tests/pmu/workload.c built static into TMP/workload."""
     return build_guest(tmp, "workload", "-pthread", "-g", "-fno-optimize-sibling-calls")
+
+
+def read_csv(path):
+    """The rows of a CSV file as dicts ([] if it is not there)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
 
 
 def sections(text):

@@ -12,19 +12,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-long spin(long n);
-__asm__(".text\n"
-	".align 4\n"
-	".global spin\n"
-	".type spin, #function\n"
-	"spin:\n"
-	"	save %sp, -96, %sp\n"
-	"1:	subcc %i0, 1, %i0\n"
-	"	bne 1b\n"
-	"	 nop\n"
-	"	ret\n"
-	"	 restore %g0, 1, %o0\n"
-	".size spin, . - spin\n");
+#include "loop-asm.h"
+
+LOOP3_FUNCTION(spin);
 
 int main(int argc, char **argv)
 {

@@ -10,14 +10,15 @@
  *                             with "crash", the 5th run of 7 aborts
  *   hunt-workload compete K B a competitor: forever, waits for a run to
  *                             count itself; when the run's number is 3
- *                             modulo K, spins B ms of its own (inside
- *                             that run, as long as B is well under the
- *                             run's time)
+ *                             modulo K, spins of its own until that run
+ *                             ends (B ms at most)
  *
- * The competitor keys on the run count rather than a timer so that the
- * runs it lands in do not depend on how fast the host runs the guest.
+ * The competitor keys on the run count and the run's process rather
+ * than a timer, so that the runs it lands in, and how much of them it
+ * takes, do not depend on how fast the host runs the guest.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,28 +71,34 @@ __attribute__((noinline)) void insert(struct table *t, unsigned long k)
 
 #define RUNS_FILE "/tmp/hunt-workload.runs"
 
-/* The number of runs so far, counted in a file across runs */
-static long runs_so_far(void)
+/*
+ * The number of runs so far, counted in a file across runs, and the
+ * process of the last (in *@pid if not NULL)
+ */
+static long runs_so_far(pid_t *pid)
 {
 	FILE *f = fopen(RUNS_FILE, "r");
 	long n = 0;
+	int p = 0;
 
 	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
+		if (fscanf(f, "%ld %d", &n, &p) < 1)
 			n = 0;
 		fclose(f);
 	}
+	if (pid)
+		*pid = p;
 	return n;
 }
 
 /* This run's number; the file is replaced whole, for the competitor */
 static long run_number(void)
 {
-	long n = runs_so_far() + 1;
+	long n = runs_so_far(NULL) + 1;
 	FILE *f = fopen(RUNS_FILE ".new", "w");
 
 	if (f) {
-		fprintf(f, "%ld\n", n);
+		fprintf(f, "%ld %d\n", n, (int)getpid());
 		fclose(f);
 		rename(RUNS_FILE ".new", RUNS_FILE);
 	}
@@ -135,10 +142,11 @@ int main(int argc, char **argv)
 			return 2;
 		while (read(fd, ev, sizeof(ev)) > 0) {
 			double end;
+			pid_t run;
 
-			if (runs_so_far() % every != 3 % every)
+			if (runs_so_far(&run) % every != 3 % every || run <= 0)
 				continue;
-			for (end = now_ms() + burst; now_ms() < end;)
+			for (end = now_ms() + burst; now_ms() < end && !kill(run, 0);)
 				spin++;
 		}
 		return 1;

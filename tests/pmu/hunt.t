@@ -10,7 +10,6 @@
 # first by range (grow) and the second by process (competitor); and a
 # run that crashes is named and left out while the others are reported.
 
-import csv
 import os
 import re
 import subprocess
@@ -18,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check, build_guest  # noqa: E402
+from lib import TOP, ok, not_ok, check, build_guest, read_csv  # noqa: E402
 
 HUNT = os.path.join(TOP, "tools/leon3-hunt")
 RUNS = 21
@@ -50,14 +49,6 @@ def extra(line, name):
     return int(m.group(1)) if m else 0
 
 
-def read_csv(path):
-    """The rows of a CSV file as dicts ([] if it is not there)."""
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -67,7 +58,7 @@ def main():
         return
     out = os.path.join(tmp, "out")
     p = hunt(tmp, out, "--runs", str(RUNS), "--function", "grow",
-             "--competitor", "/root/competitor compete 5 50",
+             "--competitor", "/root/competitor compete 5 2000",
              "--add", f"{w}:/root/competitor", w, "hash", "50000")
     check("leon3-hunt: exits 0", p.returncode == 0, (p.stderr + p.stdout)[-600:])
     runs = flagged(p.stdout)

@@ -8,7 +8,6 @@ array job's results merge into the same CSV as GNU parallel's; a task
 that is cancelled is named by merge and run again by --resume; a Slurm
 that does not answer is said before anything is submitted."""
 
-import csv
 import os
 import shutil
 import subprocess
@@ -16,17 +15,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check  # noqa: E402
+from lib import TOP, ok, not_ok, check, read_csv  # noqa: E402
 
 SWEEP = os.path.join(TOP, "tools/sweep/leon3-sweep")
 LOCAL = os.path.join(TOP, "tests/sweep/slurm-localhost")
-
-
-def rows(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
 
 
 def main():
@@ -62,7 +54,7 @@ def main():
         r = subprocess.run([SWEEP, "slurm", "--submit", "--out", out], env=env,
                            capture_output=True, text=True, timeout=1800)
         text = r.stdout + r.stderr
-        got = rows(os.path.join(out, "sweep.csv"))
+        got = read_csv(os.path.join(out, "sweep.csv"))
         check("slurm --submit: sbatch takes the array of 2 jobs, waits, and merge writes "
               "their 4 runs to sweep.csv, all counted",
               "Submitted batch job" in text and len(got) == 4 and
@@ -88,7 +80,7 @@ def main():
         body = open(os.path.join(out, "sweep.sbatch")).read()
         check("slurm --submit --resume: an array of that job alone, and the CSV whole again",
               "#SBATCH --array=2\n" in body and r.returncode == 0 and
-              len(rows(os.path.join(out, "sweep.csv"))) == 4, (r.stdout + r.stderr)[-400:])
+              len(read_csv(os.path.join(out, "sweep.csv"))) == 4, (r.stdout + r.stderr)[-400:])
     finally:
         subprocess.run([LOCAL, "stop", sl], capture_output=True)
     alive = subprocess.run(["pgrep", "-f", sl], capture_output=True,

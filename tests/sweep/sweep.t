@@ -17,7 +17,6 @@ passes, evict lines of a buffer that fits, which then miss again: a few
 hundred to two thousand misses, so the check allows 1 % of the misses
 where the buffer does not fit, and 5 % where it does."""
 
-import csv
 import os
 import shutil
 import subprocess
@@ -25,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check  # noqa: E402
+from lib import TOP, ok, not_ok, check, read_csv  # noqa: E402
 
 SWEEP = os.path.join(TOP, "tools/sweep/leon3-sweep")
 P1, P2 = 1, 161
@@ -35,13 +34,6 @@ MISSES = (P2 - P1) * LINES     # the misses of the passes where the buffer does 
 
 def sweep(*args):
     return subprocess.run([SWEEP, *args], capture_output=True, text=True)
-
-
-def rows(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
 
 
 def main():
@@ -63,7 +55,7 @@ def main():
     check("a geometry the PROM refuses for SMP Linux (8 KiB a way) is named, with the "
           "PROM's reason", "geometry d16kx2 refused, left out: D-cache ways larger than 4 KiB"
           in text, text[:800])
-    data = rows(os.path.join(out, "sweep.csv"))
+    data = read_csv(os.path.join(out, "sweep.csv"))
     good = [x for x in data if x["workload"] != "stream70000k-1"]
     check("sweep.csv: a row for each of the 2 runs of the 8 jobs of the good workloads, "
           "all counted", len(good) == 16 and all(x["status"] == "ok" for x in good),
@@ -111,7 +103,7 @@ def main():
           and sum(int(x["prog_cycles"]) for x in comp) <
           1.3 * sum(int(x["prog_cycles"]) for x in alone), "")
 
-    summ = rows(os.path.join(out, "summary.csv"))
+    summ = read_csv(os.path.join(out, "summary.csv"))
     check("summary.csv: mean and 95 % CI of each measure, a row per workload, geometry "
           "and competitor count (8)", len(summ) == 8 and all(
               s["prog_cycles"] and s["prog_cycles_ci95"] and s["prog_read_miss_pct"]
