@@ -74,12 +74,12 @@ int main(int argc, char **argv)
 			s += pass(a, w, words);
 	} else if (argc == 4 && !strcmp(argv[1], "chase") && n > 0) {
 		long lines, stride = LINE_MAX_BYTES / sizeof(*a);
+		unsigned long *order;
 
 		a = buffer(kib);
 		lines = kib * 1024 / LINE_MAX_BYTES;
 		/* a random cycle through the lines (Sattolo's shuffle) */
-		unsigned long *order = malloc(lines * sizeof(*order));
-
+		order = malloc(lines * sizeof(*order));
 		if (!order)
 			return 2;
 		for (i = 0; i < lines; i++)
