@@ -26,6 +26,7 @@
 #define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
 #define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
 #define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
+#define PMU_DSHADOW(k)		(0x180 + 4 * (k))	/* shadow D-cache k */
 
 #define GCTRL_EN		BIT(0)
 #define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
@@ -44,11 +45,17 @@
 #define FEAT_PIDLOG		BIT(1)
 #define FEAT_NU			BIT(2)
 #define FEAT_AF			BIT(3)
+#define FEAT_SHADOW		BIT(4)
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define PIDLOG_EN		BIT(0)
 #define PIDLOG_CLR		BIT(1)
 #define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
 #define PIDLOG_OVF		BIT(31)
+/* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
+#define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
+#define DSHADOW_SETS(v)		(((v) >> 24) & 7)	/* ways - 1 */
+#define DSHADOW_SSIZE(v)	(((v) >> 20) & 0xf)	/* KiB per way: 1 << n */
+#define DSHADOW_LSIZE(v)	(((v) >> 16) & 7)	/* words per line: 1 << n */
 
 static inline u32 leon3_pmu_reg_read(u32 addr)
 {

@@ -7,7 +7,9 @@
  * interrupt on an IRQMP extended line of the CPU's own, and the PID
  * extensions (PID register, per-counter PID filter, and the PID log in
  * leon3_pmu_pidlog.c).  Each counter also has an address range (AF):
- * perf's address filters, one per event.
+ * perf's address filters, one per event.  Up to four shadow D-caches
+ * count the misses the D-cache would have with other geometries: their
+ * events exist for the shadows the machine has (caps/dcache_shadow<k>).
  *
  * Counters are 32 bits wide; counts are 64.  With an interrupt line on
  * every CPU, every counter runs with its interrupt enabled: it stops at
@@ -44,9 +46,12 @@
 #include "leon3_pmu.h"
 
 #define LEON3_PMU_COUNTERS	7	/* counter 0 counts cycles only */
+#define LEON3_PMU_SHADOWS	4	/* shadow D-caches: DSHADOW[0..3] */
 #define LEON3_PMU_COUNTER_BITS	32
 #define LEON3_PMU_MAX_PERIOD	GENMASK_ULL(LEON3_PMU_COUNTER_BITS - 1, 0)
 #define EV_CYCLES		0x15
+/* shadow D-cache k: read misses 0x90 + 2k, write misses 0x91 + 2k */
+#define EV_SHADOW		0x90
 /*
  * The shortest sampling periods.  Taking an overflow interrupt costs
  * about 2700 kernel instructions and 8600 cycles (make bench-perf): an
@@ -117,6 +122,14 @@ static const struct leon3_event leon3_events[] = {
 	{ 0x87, "taken_branches" },
 	{ 0x88, "bus_reads" },
 	{ 0x89, "bus_writes" },
+	{ 0x90, "dcache_shadow0_read_miss" },
+	{ 0x91, "dcache_shadow0_write_miss" },
+	{ 0x92, "dcache_shadow1_read_miss" },
+	{ 0x93, "dcache_shadow1_write_miss" },
+	{ 0x94, "dcache_shadow2_read_miss" },
+	{ 0x95, "dcache_shadow2_write_miss" },
+	{ 0x96, "dcache_shadow3_read_miss" },
+	{ 0x97, "dcache_shadow3_write_miss" },
 };
 
 #define HW_OP_UNSUPPORTED	-1
@@ -169,6 +182,8 @@ struct leon3_pmu_hw {
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
 static u32 leon3_pmu_features;
+/* each shadow D-cache's geometry (DSHADOW[k]); 0: the machine has none */
+static u32 leon3_pmu_dshadow[LEON3_PMU_SHADOWS];
 static int leon3_pmu_irq[NR_CPUS];	/* Linux irq of each CPU's PMU */
 static u32 leon3_pmu_irqen;		/* CTRL_IRQEN if every CPU has one */
 /* ns = cycles * mult >> 10 at the CPU's clock; 0: clock unknown */
@@ -182,6 +197,17 @@ static bool leon3_event_known(u32 id)
 		if (leon3_events[i].id == id)
 			return true;
 	return false;
+}
+
+/*
+ * Whether known event @id counts on this machine: a shadow D-cache's
+ * events count only when the machine has that shadow.
+ */
+static bool leon3_event_counts(u32 id)
+{
+	if (id >= EV_SHADOW && id < EV_SHADOW + 2 * LEON3_PMU_SHADOWS)
+		return leon3_pmu_dshadow[(id - EV_SHADOW) / 2];
+	return true;
 }
 
 /* The event id of @event, or a negative errno */
@@ -209,7 +235,10 @@ static int leon3_pmu_map_event(struct perf_event *event)
 	default:
 		if (config & ~(u64)CTRL_EVENT)
 			return -EINVAL;		/* reserved config bits */
-		return leon3_event_known(config) ? (int)config : -EINVAL;
+		if (!leon3_event_known(config))
+			return -EINVAL;
+		/* a shadow's event without the shadow: as a missing generic one */
+		return leon3_event_counts(config) ? (int)config : -ENOENT;
 	}
 }
 
@@ -710,12 +739,26 @@ static void __init leon3_pmu_init_event_attrs(void)
 	}
 }
 
+/* events/ lists only the events that count on this machine. */
+static umode_t leon3_pmu_event_is_visible(struct kobject *kobj,
+					  struct attribute *attr, int i)
+{
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+
+	return leon3_event_counts(ev->id) ? attr->mode : 0;
+}
+
 static const struct attribute_group leon3_pmu_events_group = {
 	.name = "events",
 	.attrs = leon3_pmu_event_attrs,
+	.is_visible = leon3_pmu_event_is_visible,
 };
 
-/* caps/: each a number, from the driver's constants */
+/*
+ * caps/: numbers from the driver's constants, and the geometry of each
+ * shadow D-cache the machine has (dcache_shadow<k>, id k)
+ */
 static ssize_t leon3_cap_show(struct device *dev,
 			      struct device_attribute *attr, char *page)
 {
@@ -725,22 +768,74 @@ static ssize_t leon3_cap_show(struct device *dev,
 	return sysfs_emit(page, "%llu\n", cap->id);
 }
 
+/*
+ * A shadow's geometry as QEMU's dcache-shadow property writes it,
+ * SIZEkxWAYS/LINE/REPL (e.g. 8kx4/16/lru); one way has no replacement,
+ * and shows the property's default.
+ */
+static void leon3_shadow_geometry(char *buf, size_t size, u32 cfg)
+{
+	static const char * const repl[] = { "lru", "lru", "lrr", "random" };
+	unsigned int ways = DSHADOW_SETS(cfg) + 1;
+
+	scnprintf(buf, size, "%ukx%u/%u/%s", ways << DSHADOW_SSIZE(cfg), ways,
+		  4U << DSHADOW_LSIZE(cfg), repl[DSHADOW_REPL(cfg)]);
+}
+
+static ssize_t leon3_cap_shadow_show(struct device *dev,
+				     struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *cap =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+	char geometry[32];
+
+	leon3_shadow_geometry(geometry, sizeof(geometry),
+			      leon3_pmu_dshadow[cap->id]);
+	return sysfs_emit(page, "%s\n", geometry);
+}
+
 PMU_EVENT_ATTR(counters, leon3_cap_counters, LEON3_PMU_COUNTERS - 1,
 	       leon3_cap_show);
 PMU_EVENT_ATTR(cycle_counter, leon3_cap_cycle_counter, 1, leon3_cap_show);
 PMU_EVENT_ATTR(counter_bits, leon3_cap_counter_bits, LEON3_PMU_COUNTER_BITS,
 	       leon3_cap_show);
+PMU_EVENT_ATTR(dcache_shadow0, leon3_cap_dcache_shadow0, 0,
+	       leon3_cap_shadow_show);
+PMU_EVENT_ATTR(dcache_shadow1, leon3_cap_dcache_shadow1, 1,
+	       leon3_cap_shadow_show);
+PMU_EVENT_ATTR(dcache_shadow2, leon3_cap_dcache_shadow2, 2,
+	       leon3_cap_shadow_show);
+PMU_EVENT_ATTR(dcache_shadow3, leon3_cap_dcache_shadow3, 3,
+	       leon3_cap_shadow_show);
 
 static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_counters.attr.attr,
 	&leon3_cap_cycle_counter.attr.attr,
 	&leon3_cap_counter_bits.attr.attr,
+	&leon3_cap_dcache_shadow0.attr.attr,
+	&leon3_cap_dcache_shadow1.attr.attr,
+	&leon3_cap_dcache_shadow2.attr.attr,
+	&leon3_cap_dcache_shadow3.attr.attr,
 	NULL,
 };
+
+/* dcache_shadow<k> only for a shadow the machine has */
+static umode_t leon3_pmu_caps_is_visible(struct kobject *kobj,
+					 struct attribute *attr, int i)
+{
+	struct perf_pmu_events_attr *cap =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+
+	if (cap->attr.show == leon3_cap_shadow_show &&
+	    !leon3_pmu_dshadow[cap->id])
+		return 0;
+	return attr->mode;
+}
 
 static const struct attribute_group leon3_pmu_caps_group = {
 	.name = "caps",
 	.attrs = leon3_pmu_caps_attrs,
+	.is_visible = leon3_pmu_caps_is_visible,
 };
 
 /*
@@ -814,6 +909,27 @@ static void leon3_pmu_read_irqline(void *line)
 	*(u32 *)line = IRQLINE_LINE(leon3_pmu_reg_read(PMU_IRQLINE));
 }
 
+/*
+ * The shadow D-caches, read on this CPU: every CPU has the same ones
+ * (QEMU's -cpu properties), and sysfs lists the events of those only.
+ */
+static void __init leon3_pmu_read_shadows(void)
+{
+	char geometry[32];
+	int k;
+
+	if (!(leon3_pmu_features & FEAT_SHADOW))
+		return;
+	for (k = 0; k < LEON3_PMU_SHADOWS; k++) {
+		leon3_pmu_dshadow[k] = leon3_pmu_reg_read(PMU_DSHADOW(k));
+		if (!leon3_pmu_dshadow[k])
+			continue;
+		leon3_shadow_geometry(geometry, sizeof(geometry),
+				      leon3_pmu_dshadow[k]);
+		pr_info("shadow D-cache %d: %s\n", k, geometry);
+	}
+}
+
 static void leon3_pmu_free_irqs(void)
 {
 	int cpu;
@@ -880,6 +996,7 @@ static int __init leon3_pmu_init(void)
 		return -ENODEV;
 	}
 	leon3_pmu_features = leon3_pmu_reg_read(PMU_FEATURES);
+	leon3_pmu_read_shadows();
 	/* once here: a 64-bit division costs the handler hundreds of instructions */
 	if (cpu_data(0).clock_tick)
 		leon3_pmu_ns_mult = div_u64((u64)NSEC_PER_SEC << 10, cpu_data(0).clock_tick);

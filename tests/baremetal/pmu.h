@@ -21,6 +21,11 @@
 /* address ranges (AF): c = 0 the cycle counter, 1 + i event counter i */
 #define PMU_RANGE_LO(c)	(0x140 + 8 * (c))
 #define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
+#define PMU_FEATURES	0x100		/* read-only */
+#define FEAT_SHADOW	(1u << 4)	/* shadow D-caches and DSHADOW */
+/* shadow D-cache k's geometry, in the ASI2_DCFG format below; 0: none */
+#define PMU_NSHADOW	4
+#define PMU_DSHADOW(k)	(0x180 + 4 * (k))
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)
@@ -49,6 +54,7 @@
 #define ASI2_CCTRL	0x00
 #define ASI2_ICFG	0x08
 #define ASI2_DCFG	0x0c
+#define CFG_REPL(c)	(((c) >> 28) & 3)	/* 0 one way, 1 LRU, 2 LRR, 3 random */
 #define CFG_SNOOP	(1u << 27)
 #define CFG_SETS(c)	(((c) >> 24) & 7)	/* ways - 1 */
 #define CFG_SSIZE(c)	(((c) >> 20) & 0xf)	/* way size: 1 KiB << n */

@@ -245,7 +245,8 @@ def facts(d, ncnt, window_end):
         for b in ("EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"):
             rows.append((bit(reg_, b), "CTRL_" + b, "CTRL_" + b, "LEON3_PMU_CTRL_" + b))
     for r in ("FEATURES", "IRQLINE", "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC"):
-        rows.append((reg(r), "PMU_" + r, None, "LEON3_PMU_" + r))
+        rows.append((reg(r), "PMU_" + r, "PMU_FEATURES" if r == "FEATURES" else None,
+                     "LEON3_PMU_" + r))
     for c in (0, 6):
         rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
         rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", f"PMU_RANGE_LO({c})",
@@ -253,8 +254,19 @@ def facts(d, ncnt, window_end):
         rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", f"PMU_RANGE_HI({c})",
                      f"LEON3_PMU_RANGE_HI({c})"))
     for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
-                        ("AF", "address ranges")):
-        rows.append((bit("FEATURES", label), "FEAT_" + name, None, "LEON3_PMU_FEAT_" + name))
+                        ("AF", "address ranges"), ("SHADOW", "shadow D-caches")):
+        rows.append((bit("FEATURES", label), "FEAT_" + name,
+                     "FEAT_SHADOW" if name == "SHADOW" else None, "LEON3_PMU_FEAT_" + name))
+    # the shadow D-caches: DSHADOW[k] is a D-cache configuration register
+    nshadow = d.number(r"up\s+to (\d+) more D-caches")
+    rows.append((nshadow, "LEON3_PMU_SHADOWS", "PMU_NSHADOW", "LEON3_PMU_NR_SHADOWS"))
+    for k in (0, nshadow - 1):
+        rows.append((reg("DSHADOW", k), f"PMU_DSHADOW({k})", f"PMU_DSHADOW({k})",
+                     f"LEON3_PMU_DSHADOW({k})"))
+    for field, label in (("REPL", "REPL"), ("SETS", "ways"), ("SSIZE", "log2 KiB"),
+                         ("LSIZE", "log2 words")):
+        rows.append((bit("DSHADOW", label) >> shift("DSHADOW", label),
+                     f"DSHADOW_{field}(0xffffffff)", f"CFG_{field}(0xffffffff)", None))
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
@@ -303,7 +315,7 @@ def main():
     check("the document has the core and extension registers",
           {"GCTRL", "OVF", "CYCCNT", "CYCCTRL", "EVCNT", "EVCTRL", "FEATURES", "IRQLINE",
            "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC", "PIDMATCH", "RANGE_LO",
-           "RANGE_HI"} <= set(d.regs), str(sorted(d.regs)))
+           "RANGE_HI", "DSHADOW"} <= set(d.regs), str(sorted(d.regs)))
     window_end = d.number(r"Reserved addresses\s+in 0xC0–(0x[0-9A-F]+)")
 
     rows = facts(d, ncnt, window_end)

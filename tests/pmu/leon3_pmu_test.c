@@ -1175,14 +1175,18 @@ TEST_F(pmu, addr_filter_bad)
 	close(fd);
 }
 
-/* sysfs: the format, and every event by name opens and counts */
+/*
+ * sysfs: the format, and every event by name opens and counts; the
+ * events of a shadow D-cache only when caps/ shows the shadow, which
+ * they are ENOENT without
+ */
 TEST_F(pmu, sysfs_events_open)
 {
 	const char *dir = "/sys/bus/event_source/devices/leon3_pmu/events";
 	char path[512], text[64];
 	struct dirent *d;
 	unsigned int id;
-	int n = 0, fd;
+	int n = 0, shadows = 0, fd, k;
 	DIR *dp;
 	FILE *f;
 
@@ -1214,7 +1218,22 @@ TEST_F(pmu, sysfs_events_open)
 		n++;
 	}
 	closedir(dp);
-	EXPECT_EQ(n, 25);			/* Documentation/pmu-registers.md */
+
+	for (k = 0; k < 4; k++) {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/leon3_pmu/caps/dcache_shadow%d", k);
+		if (!access(path, R_OK)) {
+			shadows++;
+			continue;
+		}
+		for (id = 0x90 + 2 * k; id <= 0x91 + 2 * k; id++) {
+			errno = 0;
+			EXPECT_EQ(open_event(self->type, id, 0, 0), -1);
+			EXPECT_EQ(errno, ENOENT) TH_LOG("0x%x without shadow %d", id, k);
+		}
+	}
+	/* Documentation/pmu-registers.md: 25, and 2 for each shadow */
+	EXPECT_EQ(n, 25 + 2 * shadows);
 }
 
 /* perf holds the module while an event exists: rmmod must fail. */

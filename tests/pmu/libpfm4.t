@@ -123,11 +123,12 @@ def main():
     ok("the libpfm4 session runs to its end (2 CPUs)")
 
     # libpfm4's own validation, LEON3 encodings included
+    doc = {n.upper(): c for n, c in doc_event_codes().items()}
     v = s["validate"]
     check("libpfm4 tests/validate passes in the guest",
           exit_code(v) == 0 and "All tests passed" in v, " | ".join(v[-6:]))
     check("tests/validate: the leon3 table, its encodings and its perf_event encodings",
-          any(re.search(r"checking leon3 \(25 events\): Passed", x) for x in v) and
+          any(re.search(rf"checking leon3 \({len(doc)} events\): Passed", x) for x in v) and
           any(re.search(r"\d+ SPARC events: 0 errors", x) for x in v) and
           any(re.search(r"\d+ SPARC perf_events events: 0 errors", x) for x in v),
           " | ".join(x for x in v if "SPARC" in x or "leon3" in x))
@@ -135,13 +136,12 @@ def main():
     # showevtinfo: leon3 detected, every event of the document
     sh = "\n".join(s["showevtinfo"])
     detected = sh.split("Detected PMU models:")[-1].split("Total events")[0]
-    check("showevtinfo: the leon3 PMU is detected, 25 events, 6 + 1 counters",
-          re.search(r'\[\d+, leon3, "Gaisler LEON3", 25 events, 2 max encoding, 7 counters, core PMU\]',
+    check(f"showevtinfo: the leon3 PMU is detected, {len(doc)} events, 6 + 1 counters",
+          re.search(rf'\[\d+, leon3, "Gaisler LEON3", {len(doc)} events, 2 max encoding, 7 counters, core PMU\]',
                     detected) and "ultra" not in detected and "niagara" not in detected, detected.strip())
     evs = dict((n, int(c, 16)) for n, c in
                re.findall(r"PMU name : leon3 \(Gaisler LEON3\)\nName\s+: (\w+)\n(?:.*\n){2}"
                           r"Desc\s+: .+\nCode\s+: (0x[0-9a-f]+)", sh))
-    doc = {n.upper(): c for n, c in doc_event_codes().items()}
     check(f"showevtinfo: every event of the document with its code ({len(doc)})",
           evs == doc, f"{sorted(set(evs.items()) ^ set(doc.items()))}")
     check("showevtinfo: each event has the k, u and pid modifiers",

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Shadow D-caches (QEMU's dcache-shadow): one run, several geometries.
+
+Each shadow must count what the D-cache would count with its geometry,
+through the driver and perf, in the guest:
+
+- In the same run, a shadow with the real D-cache's geometry counts
+  exactly the real D-cache's read and write misses, on 2 CPUs (with
+  snooping) and on 1, for three geometries, with other shadows beside
+  it of larger and smaller lines (the model's hit filter then holds
+  units of the smallest line, which must be present in every cache).
+- "sweep-workload stream 8 P" (tools/sweep/sweep-workload.c) loads every
+  word of an 8 KiB buffer P times and stores one word per 16 bytes to
+  another, never read.  From P = 1 to P = 161, the read misses grow by
+  160 x 512 lines in a 4 KiB 2-way LRU D-cache, and by almost nothing
+  in 16 KiB 4-way or 32 KiB 4-way (a geometry SMP Linux cannot run on
+  as the real D-cache); every geometry's write misses grow by 160 x 512
+  (write-through, no allocation), within a few dozen: start-up stores
+  that hit or miss as the interrupts left their lines.
+- A shadow's counts equal those of another boot whose real D-cache has
+  its geometry.  Between boots the timer interrupts land elsewhere and
+  their handlers evict other lines: the check allows 2 % of the misses
+  of a pass over a buffer that does not fit.
+- caps/dcache_shadowK names each shadow's geometry, sysfs lists the
+  events of the shadows there are and no others, and an event of a
+  shadow that is not there is refused (perf: <not supported>).
+- QEMU refuses a dcache-shadow it cannot model, saying why.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, CC, not_ok, check, guest_sections, csv_counts  # noqa: E402
+
+P1, P2 = 1, 161
+MISSES = (P2 - P1) * 8 * 1024 // 16     # a pass over 8 KiB: 512 lines
+SLACK = MISSES // 50
+# The start-up code's stores hit where its lines are still there, which
+# an interrupt can change: a few dozen
+STORE_SLACK = 32
+PMU = "/sys/bus/event_source/devices/leon3_pmu"
+
+
+def geometry_opts(real):
+    """QEMU options giving the real D-cache the geometry KIBkxWAYS[/LINE[/REPL]]."""
+    size, _, rest = real.partition("/")
+    kib, ways = (int(x) for x in size.rstrip("k").split("kx")) if "kx" in size else (0, 0)
+    line, _, repl = rest.partition("/")
+    props = {"dcache-ways": ways, "dcache-way-kib": kib // ways}
+    if line:
+        props["dcache-line"] = line
+    if repl:
+        props["dcache-repl"] = repl
+    out = []
+    for k, v in props.items():
+        out += ["--qemu-opt=-global", f"--qemu-opt=LEON3-sparc-cpu.{k}={v}"]
+    return out
+
+
+def boot(tmp, workload, real, shadows, cpus):
+    """Counts {(geometry index, 'r'|'w', P): n} of one boot whose real
+    D-cache is REAL and whose shadows are SHADOWS; index 0 is the real
+    D-cache, k + 1 shadow k.  And its caps/ and events/ sections."""
+    groups = [list(range(0, min(3, len(shadows) + 1)))]
+    if len(shadows) > 2:
+        groups.append([0] + list(range(3, len(shadows) + 1)))
+
+    def names(g):
+        return ("dcache_read_miss", "dcache_write_miss") if g == 0 else \
+            (f"dcache_shadow{g - 1}_read_miss", f"dcache_shadow{g - 1}_write_miss")
+
+    script = ["cd /root",
+              "echo '== caps'",
+              f'for f in {PMU}/caps/dcache_shadow*; do [ -e "$f" ] && '
+              'echo "$(basename $f) $(cat $f)"; done',
+              "echo '== events'",
+              f"ls {PMU}/events | grep shadow",
+              "echo '== absent'",
+              f"perf stat -x, -e leon3_pmu/config=0x{0x90 + 2 * len(shadows):x}/u true 2>&1"
+              if len(shadows) < 4 else "true"]
+    for gi, group in enumerate(groups):
+        evs = ",".join(f"leon3_pmu/{n}/u" for g in group for n in names(g))
+        for p in (P1, P2):
+            script += [f"echo '== g{gi}-{p}'",
+                       f"perf stat -x, -e '{{{evs}}}' ./sweep-workload stream 8 {p} 2>&1"]
+    script.append("echo '== end'")
+    opts = ["--cpus", str(cpus), "--timeout", "600", *geometry_opts(real)]
+    if shadows:
+        opts += ["--qemu-opt=-global",
+                 f"--qemu-opt=LEON3-sparc-cpu.dcache-shadow={':'.join(shadows)}"]
+    s, why = guest_sections(tmp, "\n".join(script) + "\n", [workload], *opts)
+    if s is None:
+        return None, why
+    counts = {}
+    for gi, group in enumerate(groups):
+        for p in (P1, P2):
+            lines = s.get(f"g{gi}-{p}", [])
+            for g in group:
+                for kind, n in zip("rw", names(g)):
+                    v = csv_counts(lines, f"leon3_pmu/{n}/u")
+                    # the D-cache is in every group: its shadows are
+                    # compared with its count of their group's run
+                    if len(v) == 1 and v[0] is not None and g:
+                        counts[(g, kind, p)] = v[0]
+                    elif len(v) == 1 and v[0] is not None and gi == 0:
+                        counts[(0, kind, p)] = v[0]
+    return counts, s
+
+
+def qemu_refuses(shadow, extra=()):
+    qemu = os.path.join(TOP, "build/bin/qemu-system-sparc")
+    props = [f"dcache-shadow={shadow}", *extra]
+    r = subprocess.run([qemu, "-M", "leon3_generic", "-display", "none", "-S", "-monitor",
+                        "none", "-serial", "none",
+                        *(x for p in props for x in ("-global", f"LEON3-sparc-cpu.{p}"))],
+                       capture_output=True, text=True, timeout=30)
+    return r.returncode, r.stderr.strip()
+
+
+def main():
+    T = tempfile.mkdtemp()
+    workload = os.path.join(T, "sweep-workload")
+    cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
+                         os.path.join(TOP, "tools/sweep/sweep-workload.c"), "-o", workload],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        not_ok(f"tools/sweep/sweep-workload.c builds for the guest: {cc.stderr[:300]}")
+        return
+
+    runs = {
+        "A": ("4kx2", ["4kx2", "16kx4", "8kx2/32/lrr", "32kx4"], 2),
+        "B": ("16kx4", ["16kx4", "4kx2"], 1),
+        # a shadow of smaller lines: the hit filter holds 16-byte units
+        "C": ("8kx2/32/lrr", ["8kx2/32/lrr", "4kx2"], 1),
+    }
+    got = {}
+    for name, (real, shadows, cpus) in runs.items():
+        c, s = boot(T, workload, real, shadows, cpus)
+        if c is None:
+            not_ok(f"boot {name} (D-cache {real}, shadows {':'.join(shadows)}, {cpus} CPUs) "
+                   f"counts its workload: {s}")
+            continue
+        got[name] = c
+        full = [f"dcache_shadow{k} {g}" + ("" if "/" in g else "/16") +
+                ("" if g.count("/") == 2 else "/lru") for k, g in enumerate(shadows)]
+        check(f"boot {name}: caps/ names each of the {len(shadows)} shadows' geometry",
+              s.get("caps") == full, str(s.get("caps")))
+        want = sorted(f"dcache_shadow{k}_{x}_miss" for k in range(len(shadows))
+                      for x in ("read", "write"))
+        check(f"boot {name}: events/ lists the events of these shadows, no others",
+              sorted(s.get("events", [])) == want, str(s.get("events")))
+        if len(shadows) < 4:
+            check(f"boot {name}: an event of shadow {len(shadows)}, which is not there, "
+                  "is refused (<not supported>)",
+                  any("<not supported>" in x for x in s.get("absent", [])),
+                  " | ".join(s.get("absent", []))[-300:])
+        missing = [(g, k, p) for g in range(len(shadows) + 1) for k in "rw"
+                   for p in (P1, P2) if (g, k, p) not in c]
+        if missing:
+            not_ok(f"boot {name}: every count is there: missing {missing}")
+            continue
+        # the shadow with the real geometry is shadow 0 in every boot
+        same = all(c[(0, k, p)] == c[(1, k, p)] for k in "rw" for p in (P1, P2))
+        check(f"boot {name} ({cpus} CPU{'s' * (cpus > 1)}): shadow 0 ({shadows[0]}, the real "
+              "D-cache's geometry) counts exactly the D-cache's read and write misses",
+              same, str({k: v for k, v in c.items() if k[0] <= 1}))
+        for g, geom in enumerate([real] + shadows):
+            w = c[(g, "w", P2)] - c[(g, "w", P1)]
+            check(f"boot {name}, {'D-cache' if g == 0 else f'shadow {g - 1}'} ({geom}): "
+                  f"{P2 - P1} passes add {MISSES} write misses (one per store), within "
+                  f"{STORE_SLACK}",
+                  abs(w - MISSES) <= STORE_SLACK, str(w))
+            if geom in ("4kx2", "16kx4", "32kx4"):
+                fits = geom != "4kx2"
+                r = c[(g, "r", P2)] - c[(g, "r", P1)]
+                want_r, slack = (0, MISSES // 20) if fits else (MISSES, MISSES // 100)
+                check(f"boot {name}, {'D-cache' if g == 0 else f'shadow {g - 1}'} ({geom}): "
+                      f"{P2 - P1} passes over 8 KiB add {want_r} read misses (the buffer "
+                      f"{'fits' if fits else 'does not fit'}), within {slack}",
+                      abs(r - want_r) <= slack, str(r))
+
+    def index(name, geom):
+        real, shadows, _ = runs[name]
+        return 0 if geom == real else shadows.index(geom) + 1
+
+    for geom, a, b in (("16kx4", "A", "B"), ("4kx2", "B", "A"), ("8kx2/32/lrr", "A", "C"),
+                       ("4kx2", "C", "A")):
+        if a not in got or b not in got:
+            not_ok(f"shadow {geom} of boot {a} against boot {b}'s real D-cache: both boots ran")
+            continue
+        ga, gb = got[a], got[b]
+        ia, ib = index(a, geom), index(b, geom)
+        diffs = {(k, p): ga[(ia, k, p)] - gb[(ib, k, p)] for k in "rw" for p in (P1, P2)}
+        check(f"{geom} as a shadow (boot {a}) counts the read and write misses of {geom} as "
+              f"the real D-cache (boot {b}), within {SLACK} (interrupts)",
+              all(abs(d) <= SLACK for d in diffs.values()),
+              f"differences: {diffs}")
+
+    # bad input: refused when QEMU starts, with the reason
+    for shadow, why in (("3kx2", "dcache-shadow 3kx2: the KiB of a way must be a power of 2"),
+                        ("8kx5", "dcache-shadow 8kx5: 5 ways: must be 1-4"),
+                        ("8kx2/64", "dcache-shadow 8kx2/64: dcache-shadow-line 64: must be "
+                                    "16 or 32"),
+                        ("8kx2/16/fifo", "dcache-shadow-repl fifo: must be lru, lrr or "
+                                         "random"),
+                        ("8k2", "dcache-shadow 8k2: not SIZEkxWAYS[/LINE][/REPL]"),
+                        ("8kx2/", "dcache-shadow 8kx2/: not SIZEkxWAYS[/LINE][/REPL]"),
+                        ("1kx1:2kx1:4kx1:8kx1:16kx1", "at most 4 geometries")):
+        rc, err = qemu_refuses(shadow)
+        check(f"QEMU refuses dcache-shadow={shadow}, saying {why!r}",
+              rc == 1 and why in err, f"exit {rc}: {err[-300:]}")
+    rc, err = qemu_refuses("8kx2", ("leon3-pmu=off",))
+    check("QEMU refuses dcache-shadow without the PMU (leon3-pmu=off)",
+          rc == 1 and "needs leon3-pmu=on" in err, f"exit {rc}: {err[-300:]}")
+
+
+main()
