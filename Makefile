@@ -44,7 +44,8 @@ help:
 	@echo '  make sweep           the cache design-space sweep: workloads x D-cache geometries x competitors,'
 	@echo '                       mean and 95 % CI, CSV and plots in build/sweep (SWEEP_WORKLOADS, SWEEP_GEOMETRIES,'
 	@echo '                       SWEEP_COMPETITORS="0 1 3", SWEEP_REPEATS=5, MIBENCH_DIR: MiBench too; JOBS=N here,'
-	@echo '                       SSHLOGINFILE=F: GNU parallel over machines, SLURM=1: a Slurm array job)'
+	@echo '                       SSHLOGINFILE=F: GNU parallel over machines, SLURM=1: a Slurm array job,'
+	@echo '                       SHADOW=1: geometries differing only in the D-cache share runs, as shadow D-caches)'
 	@echo '  make perf-event-tests PET_DIR=DIR  Vince Weaver'"'"'s perf_event_tests in the guest on 1 and 2 CPUs:'
 	@echo '                       each program'"'"'s verdict, and why where not PASSED, in build/perf-event-tests'
 	@echo '                       (CPUS, JOBS: vCPUs at a time, PET_LIMIT=600 seconds a program,'
@@ -121,7 +122,8 @@ sweep: all
 	tools/sweep/leon3-sweep plan --out "$(SWEEP_OUT)" --jobs $(JOBS) --repeats $(SWEEP_REPEATS) \
 		--competitors "$(SWEEP_COMPETITORS)" $(foreach g,$(SWEEP_GEOMETRIES),--geometry $(g)) \
 		$(foreach w,$(SWEEP_WORKLOADS),--workload $(w)) \
-		$(if $(MIBENCH_DIR),--mibench "$(MIBENCH_OUT)" --workload mibench) && \
+		$(if $(MIBENCH_DIR),--mibench "$(MIBENCH_OUT)" --workload mibench) \
+		$(if $(filter 1,$(SHADOW)),--shadow) && \
 	$(if $(filter 1,$(SLURM)),tools/sweep/leon3-sweep slurm --submit --out "$(SWEEP_OUT)", \
 	{ tools/sweep/leon3-sweep run --out "$(SWEEP_OUT)" --jobs $(JOBS) \
 		$(if $(SSHLOGINFILE),--sshloginfile "$(SSHLOGINFILE)"); \

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""leon3-sweep --shadow: geometries that differ only in the D-cache share
+a job, one as the real D-cache and the others as shadow D-caches
+(QEMU's dcache-shadow), counted in the same runs.
+
+The workload and the geometry check are sweep.t's: from 1 to 161 passes
+of "stream:8" the misses of the program's text grow by 160 x 512 where
+the 8 KiB buffer does not fit (4 KiB 2-way), and by almost nothing where
+it does: 16 KiB 4-way, and 16 KiB 2-way, 8 KiB a way, which the PROM
+refuses for SMP Linux as the real D-cache but which a shadow can be.
+A geometry QEMU refuses (3 KiB a way) is still refused."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import TOP, not_ok, check, read_csv  # noqa: E402
+
+SWEEP = os.path.join(TOP, "tools/sweep/leon3-sweep")
+P1, P2 = 1, 161
+MISSES = (P2 - P1) * 8 * 1024 // 16
+
+
+def main():
+    T = tempfile.mkdtemp()
+    out = os.path.join(T, "out")
+    r = subprocess.run([SWEEP, "all", "--shadow", "--out", out,
+                        "--workload", f"stream:8:{P1}", "--workload", f"stream:8:{P2}",
+                        "--geometry", "d4kx2", "--geometry", "d16kx4", "--geometry", "d3kx1",
+                        "--geometry", "d16kx2", "--competitors", "0", "--repeats", "2",
+                        "--jobs", str(os.cpu_count() or 1)],
+                       capture_output=True, text=True)
+    text = r.stdout + r.stderr
+    check("--shadow: d4kx2 is the real D-cache of a job whose shadows are d16kx4 and d16kx2 "
+          "(which the PROM refuses as the real one)",
+          "--shadow: d4kx2 runs with shadow D-caches d16kx4 d16kx2" in text and
+          "geometry d16kx2 refused" not in text, text[:1000])
+    check("a geometry QEMU refuses is still named and left out",
+          "geometry d3kx1 refused, left out: qemu-system-sparc: dcache-way-kib 3" in text,
+          text[:1000])
+    check("2 jobs: one per workload, each measuring the 3 geometries",
+          "2 jobs: 2 workloads x 1 geometries x competitors 0, 2 runs each" in text,
+          text[-800:])
+    data = read_csv(os.path.join(out, "sweep.csv"))
+    check("sweep.csv: a row per workload, geometry and run (12), all counted, the shadows' "
+          "saying so and without cycles",
+          len(data) == 12 and all(x["status"] == "ok" for x in data) and
+          all((x["measured"] == "real") == (x["geometry"] == "d4kx2") for x in data) and
+          all(x["measured"] == "shadow of d4kx2" and x["prog_cycles"] == ""
+              for x in data if x["geometry"] != "d4kx2"),
+          str([(x["workload"], x["geometry"], x["measured"], x["status"]) for x in data])[-700:])
+    if len(data) != 12:
+        not_ok("the geometry checks need every row")
+        shutil.rmtree(T, ignore_errors=True)
+        return
+    for geom, fits in (("d4kx2", False), ("d16kx4", True), ("d16kx2", True)):
+        lo = [x for x in data if x["workload"] == f"stream8k-{P1}" and x["geometry"] == geom]
+        hi = [x for x in data if x["workload"] == f"stream8k-{P2}" and x["geometry"] == geom]
+        d = {k: min(int(y[k]) for y in hi) - max(int(x[k]) for x in lo)
+             for k in ("text_rdmiss", "text_wrmiss")}
+        want, slack = (0, MISSES // 20) if fits else (MISSES, MISSES // 100)
+        what = "real D-cache" if geom == "d4kx2" else "shadow"
+        check(f"{geom} ({what}): {P2 - P1} more passes over 8 KiB add {want} read misses to "
+              f"the text, within {slack}, and {MISSES} write misses",
+              abs(d["text_rdmiss"] - want) <= slack and abs(d["text_wrmiss"] - MISSES) <= 8,
+              str(d))
+    summ = read_csv(os.path.join(out, "summary.csv"))
+    check("summary.csv: the shadows' miss ratios with their CI, no cycles",
+          len(summ) == 6 and all(s["prog_read_miss_pct"] and s["prog_read_miss_pct_ci95"]
+                                 for s in summ) and
+          all(s["prog_cycles"] == "" for s in summ if s["geometry"] != "d4kx2"),
+          str(summ)[:600])
+    shutil.rmtree(T, ignore_errors=True)
+
+
+main()
