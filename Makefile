@@ -45,7 +45,8 @@ help:
 	@echo '                       mean and 95 % CI, CSV and plots in build/sweep (SWEEP_WORKLOADS, SWEEP_GEOMETRIES,'
 	@echo '                       SWEEP_COMPETITORS="0 1 3", SWEEP_REPEATS=5, MIBENCH_DIR: MiBench too; JOBS=N here,'
 	@echo '                       SSHLOGINFILE=F: GNU parallel over machines, SLURM=1: a Slurm array job,'
-	@echo '                       SHADOW=1: geometries differing only in the D-cache share runs, as shadow D-caches)'
+	@echo '                       SHADOW=1: geometries differing only in the D-cache share runs, as shadow D-caches,'
+	@echo '                       SWEEP_SCOPES="prog": count only some of all, prog, text, in fewer passes)'
 	@echo '  make perf-event-tests PET_DIR=DIR  Vince Weaver'"'"'s perf_event_tests in the guest on 1 and 2 CPUs:'
 	@echo '                       each program'"'"'s verdict, and why where not PASSED, in build/perf-event-tests'
 	@echo '                       (CPUS, JOBS: vCPUs at a time, PET_LIMIT=600 seconds a program,'
@@ -123,7 +124,7 @@ sweep: all
 		--competitors "$(SWEEP_COMPETITORS)" $(foreach g,$(SWEEP_GEOMETRIES),--geometry $(g)) \
 		$(foreach w,$(SWEEP_WORKLOADS),--workload $(w)) \
 		$(if $(MIBENCH_DIR),--mibench "$(MIBENCH_OUT)" --workload mibench) \
-		$(if $(filter 1,$(SHADOW)),--shadow) && \
+		$(if $(filter 1,$(SHADOW)),--shadow) $(if $(SWEEP_SCOPES),--scopes "$(SWEEP_SCOPES)") && \
 	$(if $(filter 1,$(SLURM)),tools/sweep/leon3-sweep slurm --submit --out "$(SWEEP_OUT)", \
 	{ tools/sweep/leon3-sweep run --out "$(SWEEP_OUT)" --jobs $(JOBS) \
 		$(if $(SSHLOGINFILE),--sshloginfile "$(SSHLOGINFILE)"); \

@@ -74,6 +74,42 @@ def main():
                                  for s in summ) and
           all(s["prog_cycles"] == "" for s in summ if s["geometry"] != "d4kx2"),
           str(summ)[:600])
+
+    # --scopes prog: the program's counts alone (8 of them: misses and accesses,
+    # and the misses of 2 shadows), in 2 passes a run instead of 7
+    out2 = os.path.join(T, "prog")
+    r = subprocess.run([SWEEP, "all", "--shadow", "--scopes", "prog", "--out", out2,
+                        "--workload", f"stream:8:{P1}", "--workload", f"stream:8:{P2}",
+                        "--geometry", "d4kx2", "--geometry", "d16kx4", "--geometry", "d16kx2",
+                        "--competitors", "0", "--repeats", "2",
+                        "--jobs", str(os.cpu_count() or 1)], capture_output=True, text=True)
+    data = read_csv(os.path.join(out2, "sweep.csv"))
+    logs = [open(os.path.join(out2, "results", f"{i}.log")).read()
+            for i in (1, 2) if os.path.exists(os.path.join(out2, "results", f"{i}.log"))]
+    check("--scopes prog: 12 rows, all counted, only the program's counts (no all_ or text_ "
+          "misses), each run two passes of the workload",
+          len(data) == 12 and all(x["status"] == "ok" and x["prog_rdmiss"] != "" and
+                                  x["text_rdmiss"] == "" and x["all_rdmiss"] == ""
+                                  for x in data) and
+          len(logs) == 2 and all(lg.count("EXIT ") == 2 * 2 for lg in logs),
+          str([(x["geometry"], x["status"], x["prog_rdmiss"]) for x in data])[-500:] +
+          f" {[lg.count('EXIT ') for lg in logs]}")
+    for geom, fits in (("d4kx2", False), ("d16kx4", True), ("d16kx2", True)):
+        lo = [int(x["prog_rdmiss"]) for x in data
+              if x["workload"] == f"stream8k-{P1}" and x["geometry"] == geom]
+        hi = [int(x["prog_rdmiss"]) for x in data
+              if x["workload"] == f"stream8k-{P2}" and x["geometry"] == geom]
+        # the program's PID counts the kernel's work for it too: the
+        # interrupts of a longer run add up to a tenth more
+        lo_ok, hi_ok = (0, MISSES // 10) if fits else (MISSES, MISSES * 11 // 10)
+        check(f"--scopes prog, {geom}: the program's read misses grow by {lo_ok} to {hi_ok} "
+              "(its own, and the kernel's on its behalf)",
+              lo and hi and lo_ok - MISSES // 100 <= min(hi) - max(lo) <= hi_ok, f"{lo} {hi}")
+    r = subprocess.run([SWEEP, "plan", "--out", os.path.join(T, "bad"), "--scopes", "prog cpu"],
+                       capture_output=True, text=True)
+    check("--scopes with a scope that is not one: refused at once, exit 2",
+          r.returncode == 2 and "--scopes 'prog cpu': one or more of all prog text" in r.stderr,
+          r.stderr)
     shutil.rmtree(T, ignore_errors=True)
 
 
