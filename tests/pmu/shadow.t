@@ -28,6 +28,8 @@ through the driver and perf, in the guest:
 - QEMU refuses a dcache-shadow it cannot model, saying why.
 """
 
+import importlib.machinery
+import importlib.util
 import os
 import subprocess
 import sys
@@ -45,20 +47,22 @@ STORE_SLACK = 32
 PMU = "/sys/bus/event_source/devices/leon3_pmu"
 
 
+def sweep_tool():
+    """tools/sweep/leon3-sweep as a module: its geometry spelling and
+    QEMU options are the test's too."""
+    path = os.path.join(TOP, "tools/sweep/leon3-sweep")
+    loader = importlib.machinery.SourceFileLoader("leon3_sweep", path)
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader("leon3_sweep", loader))
+    loader.exec_module(mod)
+    return mod
+
+
+SWEEP = sweep_tool()
+
+
 def geometry_opts(real):
     """QEMU options giving the real D-cache the geometry KIBkxWAYS[/LINE[/REPL]]."""
-    size, _, rest = real.partition("/")
-    kib, ways = (int(x) for x in size.rstrip("k").split("kx")) if "kx" in size else (0, 0)
-    line, _, repl = rest.partition("/")
-    props = {"dcache-ways": ways, "dcache-way-kib": kib // ways}
-    if line:
-        props["dcache-line"] = line
-    if repl:
-        props["dcache-repl"] = repl
-    out = []
-    for k, v in props.items():
-        out += ["--qemu-opt=-global", f"--qemu-opt=LEON3-sparc-cpu.{k}={v}"]
-    return out
+    return SWEEP.guest_opts(SWEEP.geometry_props(f"d{real}", {}))
 
 
 def boot(tmp, workload, real, shadows, cpus):
