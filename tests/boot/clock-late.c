@@ -14,24 +14,11 @@
  * Usage: clock-late SECONDS (how long to run, by CLOCK_MONOTONIC).
  * Prints a TAP line per check; exit status 0 when all hold.
  */
-#include <linux/perf_event.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "clocks.h"
 
 #define CHUNK_ITERS 10000
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static int failed;
 
@@ -43,7 +30,6 @@ static void check(int cond, const char *what)
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
 	volatile unsigned long sink = 0;
 	uint64_t end, mono, last_mono, task, last_task;
 	unsigned long n = 0, back = 0, mono_still = 0, task_still = 0;
@@ -55,15 +41,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: clock-late SECONDS\n");
 		return 2;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		perror("perf_event_open(task-clock)");
+	fd = task_clock_open();
+	if (fd < 0)
 		return 1;
-	}
 
 	last_mono = mono_ns();
 	if (read(fd, &last_task, sizeof(last_task)) != sizeof(last_task)) {

@@ -13,30 +13,17 @@
  * Prints a TAP line per check; exit status 0 when all hold.
  */
 #define _GNU_SOURCE
-#include <linux/perf_event.h>
 #include <sched.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
 #include <sys/times.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "clocks.h"
 
 #define MAX_CHUNKS 200000
 #define CHUNK_ITERS 20000
 
 static clock_t jif[MAX_CHUNKS];
 static uint64_t mono[MAX_CHUNKS], task[MAX_CHUNKS];
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -55,7 +42,6 @@ static void check(int cond, const char *what, double got)
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
 	volatile unsigned long sink = 0;
 	uint64_t end, *d, med, want_ns;
 	struct tms tms;
@@ -73,15 +59,9 @@ int main(int argc, char **argv)
 		perror("sched_setaffinity(CPU 1)");
 		return 1;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		perror("perf_event_open(task-clock)");
+	fd = task_clock_open();
+	if (fd < 0)
 		return 1;
-	}
 
 	end = mono_ns() + strtoull(argv[1], NULL, 0) * 1000000000ULL;
 	while (n < MAX_CHUNKS) {
