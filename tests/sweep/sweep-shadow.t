@@ -94,6 +94,14 @@ def main():
           len(logs) == 2 and all(lg.count("EXIT ") == 2 * 2 for lg in logs),
           str([(x["geometry"], x["status"], x["prog_rdmiss"]) for x in data])[-500:] +
           f" {[lg.count('EXIT ') for lg in logs]}")
+    pngs = sorted(f for f in os.listdir(out2) if f.endswith(".png"))
+    said = r.stdout + r.stderr
+    check("--scopes prog: plots of what was counted only, the sweep naming the one left "
+          "out, and no gnuplot error",
+          "no text-read-miss plots: no run counted them (--scopes)" in said and
+          "gnuplot" not in said and not any("text-read-miss" in f for f in pngs) and
+          f"stream8k-{P1}-read-miss.png" in pngs,
+          f"{pngs} {said[-400:]}")
     for geom, fits in (("d4kx2", False), ("d16kx4", True), ("d16kx2", True)):
         lo = [int(x["prog_rdmiss"]) for x in data
               if x["workload"] == f"stream8k-{P1}" and x["geometry"] == geom]
