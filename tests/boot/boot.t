@@ -149,17 +149,10 @@ fi
 # busy host makes a virtual CPU take them: the host stops QEMU for 80 ms,
 # 12 times, while clock-late.c works and reads the clocks.  Counted from
 # the ticks, they stood still or stepped back after each stop.
-qemu_child() {	# the PID of process $1's child, QEMU
-	local p
-	for p in /proc/[0-9]*; do
-		if [ "$(awk '{ print $4 }' "$p/stat" 2>/dev/null)" = "$1" ]; then
-			echo "${p#/proc/}"
-			return
-		fi
-	done
-}
 if "$cc" -static -O2 "$TOP/tests/boot/clock-late.c" -o "$T/clock-late"; then
-	"$run" --timeout 120 --cpus 2 --add "$T/clock-late" -- sh -c '
+	rm -f "$T/qemu.pid"
+	"$run" --timeout 120 --cpus 2 --add "$T/clock-late" \
+		--qemu-opt=-pidfile --qemu-opt="$T/qemu.pid" -- sh -c '
 		echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 		echo start; exec /root/clock-late 5' >"$T/out" 2>"$T/err" &
 	lr=$!
@@ -167,7 +160,7 @@ if "$cc" -static -O2 "$TOP/tests/boot/clock-late.c" -o "$T/clock-late"; then
 		grep -q '^start' "$T/out" 2>/dev/null || ! kill -0 "$lr" 2>/dev/null && break
 		sleep 0.1
 	done
-	q=$(qemu_child "$lr") stops=0
+	q=$(cat "$T/qemu.pid" 2>/dev/null) stops=0
 	while [ -n "$q" ] && [ "$stops" -lt 12 ] && kill -0 "$lr" 2>/dev/null; do
 		sleep 0.2
 		kill -STOP "$q" && sleep 0.08 && kill -CONT "$q" && stops=$((stops + 1))
