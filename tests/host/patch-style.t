@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every patch of both series passes its upstream's checkpatch (QEMU's
-# scripts/checkpatch.pl; Linux's with --strict), carries a
-# Signed-off-by, and every series entry exists.  The checkpatch scripts
+# scripts/checkpatch.pl; Linux's with --strict), is signed off by its
+# author, and every series entry exists.  The checkpatch scripts
 # come from the pinned sources.
 
 . "$(dirname "$0")/../lib.sh"
@@ -32,6 +32,16 @@ exceptions_for() {
 		"$1/checkpatch-exceptions"
 }
 
+# signed_by_author PATCH: a Signed-off-by names the From: (the header
+# unfolded), as upstream asks of the author of a patch.
+signed_by_author() {
+	local from
+	from=$(awk '/^From: / { f = 1; a = substr($0, 7); next }
+		f && /^[ \t]/ { sub(/^[ \t]+/, " "); a = a $0; next }
+		f { print a; exit }' "$1")
+	[ -n "$from" ] && grep -qxF "Signed-off-by: $from" "$1"
+}
+
 check_series() {
 	local what=$1 series=$2 checkpatch=$3
 	shift 3
@@ -44,7 +54,7 @@ check_series() {
 			not_ok "$what: $p listed in the series exists"
 			continue
 		fi
-		check "$what: $p has a Signed-off-by" grep -q '^Signed-off-by: ' "$dir/$p"
+		check "$what: $p is signed off by its author" signed_by_author "$dir/$p"
 		out=$("$checkpatch" "$@" $ignore "$dir/$p" 2>&1) &&
 			ok "$what: $p passes checkpatch${ignore:+ (${ignore% }: see checkpatch-exceptions)}" ||
 			not_ok "$what: $p passes checkpatch: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
@@ -112,6 +122,7 @@ for p in $(series_patches "$g/series"); do
 	check "glibc-patches: $p has a subject, a message of its own and a Signed-off-by" \
 		bash -c 'grep -q "^Subject: \[PATCH\] [a-z]" "$1" && grep -q "^Signed-off-by: " "$1" &&
 			[ "$(sed -n "/^Subject:/,/^---$/p" "$1" | wc -l)" -gt 8 ]' _ "$g/$p"
+	check "glibc-patches: $p is signed off by its author" signed_by_author "$g/$p"
 	bad=$(awk '/^\+\+\+ / { next } /^\+/ { l = substr($0, 2); gsub(/\t/, "        ", l)
 		if ($0 ~ /[ \t]$/ || length(l) > 79) print FNR }' "$g/$p" | head -n 3 | tr '\n' ' ')
 	is "glibc-patches: $p adds no trailing whitespace and no line over 79 columns" "$bad" ""
@@ -133,6 +144,7 @@ check_mailed_series() {
 		check "${l#$TOP/}: $p is [PATCH $i/$n] with a message of its own and a Signed-off-by" \
 			bash -c 'grep -q "^Subject: \[PATCH $2\] [a-z]" "$1" && grep -q "^Signed-off-by: " "$1" &&
 				[ "$(sed -n "/^Subject:/,/^---$/p" "$1" | wc -l)" -gt 6 ]' _ "$l/$p" "$i/$n"
+		check "${l#$TOP/}: $p is signed off by its author" signed_by_author "$l/$p"
 		bad=$(awk '/^\+\+\+ / { next } /^\+/ && ($0 ~ /[ \t]$/ || $0 ~ / \t/) { print FNR }' "$l/$p" |
 			head -n 3 | tr '\n' ' ')
 		is "${l#$TOP/}: $p adds no trailing whitespace and no space before a tab" "$bad" ""
