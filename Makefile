@@ -15,9 +15,9 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 # The stages share two cores: never run two of them at once.
 .NOTPARALLEL:
 
-.PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline \
+.PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-perf bench-record mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-qemu-parts bench-perf bench-record mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -35,6 +35,8 @@ help:
 	@echo '  make test            build (the debug kernel too), then run every test; ends with "N passed, N failed"'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
 	@echo '  make bench-qemu      what the PMU model costs: unpatched vs patched QEMU, ratios (ROUNDS=7)'
+	@echo '  make bench-qemu-parts  what each part of the model costs (D-cache, I-cache, static counts),'
+	@echo '                       on a QEMU that can leave them out: the qemu-parts stage (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
@@ -55,6 +57,7 @@ help:
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36; -msoft-float multilib)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
+	@echo '  make qemu-parts      the qemu stage + tools/bench/qemu-parts.patch -> build/bin/qemu-system-sparc-parts'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
 	@echo '  make kernel-debug    the same kernel + kernel/config/debug.config (lockdep) -> build/linux-debug'
 	@echo '  make module          the leon3_pmu driver (kernel/) -> build/module/leon3_pmu.ko'
@@ -84,12 +87,15 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs: deps
 	@$(STAGE) $@
 
 ROUNDS ?= 7
 bench-qemu: toolchain qemu qemu-baseline
 	@tools/bench/qemu-pmu $(ROUNDS)
+
+bench-qemu-parts: toolchain qemu-baseline qemu-parts
+	@tools/bench/qemu-parts $(ROUNDS)
 
 bench-perf: all
 	@tools/bench/perf-overhead $(ROUNDS)

@@ -126,12 +126,18 @@ check "stage: a second run is a cache hit" grep -q "\[working\] cached" <<<"$out
 # --- cache keys ------------------------------------------------------------
 
 key() { "$stage" --key "$1"; }
-q0=$(key qemu) b0=$(key qemu-baseline) k0=$(key kernel)
+q0=$(key qemu) b0=$(key qemu-baseline) k0=$(key kernel) p0=$(key qemu-parts)
 is "keys are stable" "$(key qemu) $(key kernel)" "$q0 $k0"
+
+echo "# a change" >>"$tree/tools/bench/qemu-parts.patch"
+check "the measurement patch changes the qemu-parts key" test "$(key qemu-parts)" != "$p0"
+is "the measurement patch leaves the qemu key alone" "$(key qemu)" "$q0"
+p1=$(key qemu-parts)
 
 printf '%s\n' '--- a/x' >"$tree/qemu-patches/0001-test.patch"
 echo 0001-test.patch >>"$tree/qemu-patches/series"
 check "a QEMU patch changes the qemu key" test "$(key qemu)" != "$q0"
+check "a QEMU patch changes the qemu-parts key" test "$(key qemu-parts)" != "$p1"
 is "a QEMU patch leaves qemu-baseline alone" "$(key qemu-baseline)" "$b0"
 is "a QEMU patch leaves the kernel alone" "$(key kernel)" "$k0"
 q1=$(key qemu)

@@ -79,6 +79,23 @@ check_series "qemu-patches" "$TOP/qemu-patches/series" "$T/qemu/scripts/checkpat
 check_series "kernel/patches" "$TOP/kernel/patches/series" "$linux/scripts/checkpatch.pl" \
 	--strict --no-tree
 
+# The measurement patch of the qemu-parts stage (not for upstream) keeps
+# QEMU's style, and applies on top of the series as it is now: to the
+# qemu stage's patched source, when that is built.
+mp="$TOP/tools/bench/qemu-parts.patch"
+check "tools/bench/qemu-parts.patch is signed off by its author" signed_by_author "$mp"
+out=$("$T/qemu/scripts/checkpatch.pl" --no-tree "$mp" 2>&1) &&
+	ok "tools/bench/qemu-parts.patch passes checkpatch" ||
+	not_ok "tools/bench/qemu-parts.patch passes checkpatch: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING)' | head -n 3 | tr '\n' ' ')"
+qstage=$("$TOP/tools/build/stage" --path qemu)
+if [ -f "$qstage/.complete" ]; then
+	check "tools/bench/qemu-parts.patch applies on top of qemu-patches/series" \
+		patch -d "$qstage/src" -p1 --dry-run --batch -s -i "$mp"
+else
+	skip "tools/bench/qemu-parts.patch applies on top of qemu-patches/series" \
+		"the qemu stage is not built"
+fi
+
 # The out-of-tree driver follows the kernel's style too.
 for f in "$TOP"/kernel/*.[ch]; do
 	[ -f "$f" ] || continue
