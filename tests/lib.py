@@ -107,6 +107,20 @@ def doc_event_codes():
             re.finditer(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \|", text, re.M)}
 
 
+def doc_cache_geometry(cache):
+    """The default geometry of CACHE ("icache" or "dcache"), from the row
+    of its QEMU properties in Documentation/pmu-registers.md: ways, KiB
+    a way, line bytes, replacement and the size in bytes."""
+    names = ", ".join(f"`{cache}-{p}`" for p in ("ways", "way-kib", "line", "repl"))
+    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
+    m = re.search(rf"^\| {re.escape(names)} \| ([^|]*) \|", text, re.M)
+    if not m:
+        raise SystemExit(f"no row {names} in Documentation/pmu-registers.md")
+    ways, way_kib, line, repl = (v.strip() for v in m.group(1).split(","))
+    return {"ways": int(ways), "way_kib": int(way_kib), "line": int(line),
+            "repl": repl, "size": int(ways) * int(way_kib) * 1024}
+
+
 def perf_json():
     """perf's LEON3 event tables as kernel/patches adds them: the files
     {path: text}, the events {name: JSON object} and the metrics."""

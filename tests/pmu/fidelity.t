@@ -8,7 +8,10 @@
 # Every one of those figures is read from Documentation/pmu-registers.md
 # (the QEMU properties' defaults and the timing model), so the document,
 # the model and the guest are held to each other; /proc/cpuinfo must
-# report the same geometry and the caches on, as the PROM leaves them.
+# report the same geometry and the caches on, as the PROM leaves them,
+# and cacheinfo (/sys/devices/system/cpu/cpuN/cache, kernel patch 0038)
+# each CPU's two caches; both again for another geometry than the
+# document's, given to QEMU.
 #
 # Each measurement runs 5 times; the checks take the median run (a
 # timer interrupt in the middle of one run evicts lines) and say which
@@ -23,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, RUN, CC, ok, not_ok, check  # noqa: E402
+from lib import TOP, RUN, CC, ok, not_ok, check, doc_cache_geometry  # noqa: E402
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 PAGE = 4096
@@ -58,15 +61,10 @@ class Doc:
             raise SystemExit(f"fidelity.t: row '{first}' of {DOC}: '{cell}' has no figure")
         return int(m.group(1))
 
-    def geometry(self, cache):
-        names = ", ".join(f"`{cache}-{p}`" for p in ("ways", "way-kib", "line", "repl"))
-        ways, way_kib, line, repl = (v.strip() for v in self.row(names)[0].split(","))
-        return {"ways": int(ways), "way_kib": int(way_kib), "line": int(line),
-                "repl": repl, "size": int(ways) * int(way_kib) * 1024}
 
 
 doc = Doc(DOC)
-ICACHE, DCACHE = doc.geometry("icache"), doc.geometry("dcache")
+ICACHE, DCACHE = doc_cache_geometry("icache"), doc_cache_geometry("dcache")
 DTLB = int(doc.row("`itlb-entries`, `dtlb-entries`")[0].split(",")[1])
 # The timing table: cycles of each instruction and penalty.
 CYC = {
@@ -224,8 +222,12 @@ def build(tmp):
     return prog
 
 
+# What the kernel gives cacheinfo (/sys/devices/system/cpu/cpuN/cache/)
+CACHEINFO = "grep -r . /sys/devices/system/cpu/cpu*/cache/"
+
+
 def guest(prog, ncpus, caches="on", timeout=300):
-    script = ["cat /proc/cpuinfo"]
+    script = ["cat /proc/cpuinfo", CACHEINFO]
     for cpu in range(ncpus):
         script.append(f"/root/fidelity {cpu} {DCACHE['line']} {DCACHE['size']}")
     if ncpus > 1:
@@ -256,6 +258,61 @@ def check_cpuinfo(out, ncpus, state="on"):
               got.startswith(want + " (control 0x"), f"'{got}'")
 
 
+def check_cacheinfo(out, tag, ncpus, icache=ICACHE, dcache=DCACHE):
+    """Each CPU's /sys/devices/system/cpu/cpuN/cache: its own level 1
+    D-cache (index0) and I-cache (index1) of the geometry given, their
+    policies those of a LEON3 (allocate on read misses, write through)."""
+    got = {}
+    for cpu, index, name, value in re.findall(
+            r"^/sys/devices/system/cpu/cpu(\d+)/cache/index(\d+)/(\w+):(.*)$", out, re.M):
+        got.setdefault(int(cpu), {}).setdefault(int(index), {})[name] = value
+    check(f"{tag}: cacheinfo describes each CPU's caches, two each",
+          sorted(got) == list(range(ncpus)) and
+          all(sorted(got[c]) == [0, 1] for c in got), str(got)[:300])
+    for cpu in range(ncpus):
+        for index, kind, g in ((0, "Data", dcache), (1, "Instruction", icache)):
+            want = {"level": "1", "type": kind, "size": f"{g['size'] // 1024}K",
+                    "ways_of_associativity": str(g["ways"]),
+                    "coherency_line_size": str(g["line"]),
+                    "number_of_sets": str(g["way_kib"] * 1024 // g["line"]),
+                    "allocation_policy": "ReadAllocate",
+                    "id": str(cpu), "shared_cpu_list": str(cpu)}
+            if kind == "Data":
+                want["write_policy"] = "WriteThrough"
+            have = got.get(cpu, {}).get(index, {})
+            check(f"{tag}: cpu{cpu}/cache/index{index}: the {kind} cache of "
+                  f"{want['size']}, {g['ways']} ways, {g['line']}-byte lines",
+                  {k: have.get(k) for k in want} == want and
+                  ("write_policy" in have) == (kind == "Data"), str(have))
+
+
+def check_other_geometry(prog):
+    """Another geometry than the document's, on 2 CPUs: what the guest
+    reports is what QEMU was given, not the defaults."""
+    icache = {"ways": 4, "way_kib": 1, "line": 16, "repl": "random", "size": 4096}
+    dcache = {"ways": 4, "way_kib": 4, "line": 32, "repl": "lrr", "size": 16384}
+    opts = []
+    for name, g in (("icache", icache), ("dcache", dcache)):
+        for prop, key in (("ways", "ways"), ("way-kib", "way_kib"), ("line", "line"),
+                          ("repl", "repl")):
+            opts += ["--qemu-opt=-global", "--qemu-opt",
+                     f"LEON3-sparc-cpu.{name}-{prop}={g[key]}"]
+    r = subprocess.run([RUN, "--timeout", "120", "--cpus", "2", *opts, "--",
+                        "sh", "-c", f"cat /proc/cpuinfo && {CACHEINFO}"],
+                       capture_output=True, text=True)
+    tag = "2 CPUs, I-cache 4 x 1 KiB random, D-cache 4 x 4 KiB 32-byte lines LRR"
+    if r.returncode:
+        not_ok(f"{tag}: the guest booted (exit {r.returncode}): "
+               f"{' | '.join((r.stderr + r.stdout).strip().splitlines()[-8:])}")
+        return
+    info = dict(re.findall(r"^(\S[^\t:]*?)\s*:\s*(.*)$", r.stdout, re.M))
+    check(f"{tag}: /proc/cpuinfo gives both geometries",
+          info.get("icache") == cpuinfo_geometry(icache, False) and
+          info.get("dcache") == cpuinfo_geometry(dcache, True),
+          f"'{info.get('icache')}' '{info.get('dcache')}'")
+    check_cacheinfo(r.stdout, tag, 2, icache, dcache)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         prog = build(tmp)
@@ -266,6 +323,7 @@ def main():
                        f"{' | '.join((err + out).strip().splitlines()[-8:])}")
                 continue
             check_cpuinfo(out, ncpus)
+            check_cacheinfo(out, f"{ncpus} CPU(s)", ncpus)
             runs, snoops, iloops = parse(out)
             check(f"{ncpus} CPU(s): the I-cache loops have their sizes", iloops and
                   iloops["small"] == 1024 and iloops["big"] == 16384, str(iloops))
@@ -281,6 +339,8 @@ def main():
                        f"the writer on CPU {s['writer']} stored to ({s['rounds']} rounds x "
                        f"{s['lines']} lines: snooping)", s["l1d_load_misses"], lo,
                        s["rounds"] * (s["lines"] + 2) + SLACK)
+
+        check_other_geometry(prog)
 
         # Booted with the caches off, as documented: nothing is cached.
         rc, out, err = guest(prog, 1, caches="off", timeout=120)
