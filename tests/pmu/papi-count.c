@@ -15,6 +15,12 @@
  *                           goes
  *   papi-count event NAME   add NAME to an event set: "event NAME ok" or
  *                           "event NAME error CODE MESSAGE"
+ *   papi-count dcm P1 P2    PAPI_L1_LDM, PAPI_L1_STM and PAPI_L1_DCM over
+ *                           P1, then P2 sweeps of arrays of 8 times the L1
+ *                           D-cache that PAPI's hardware info reports, a
+ *                           word a line: "geometry SIZE LINE WAYS", then
+ *                           5 rounds of "rd P LDM STM DCM" (loads) and
+ *                           "wr P LDM STM DCM" (stores)
  *
  * Each iteration of loop() is 5 instructions: subcc, ld, st, bne and its
  * delay slot; one load, one store, one branch, taken but in the last
@@ -133,6 +139,95 @@ static int one_event(const char *name)
 	return 0;
 }
 
+/*
+ * The cache sweeps of "dcm".  Read: with LRU (or LRR) replacement, a
+ * cyclic sweep of more lines than a set holds misses on every line.
+ * Write: a LEON3's D-cache writes through and allocates no line on a
+ * store miss, so stores to lines that no load brings in miss every time.
+ */
+static long __attribute__((noinline)) read_sweep(const volatile char *a,
+						 long bytes, long line, long passes)
+{
+	long p, i, sum = 0;
+
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < bytes; i += line)
+			sum += a[i];
+	return sum;
+}
+
+static void __attribute__((noinline)) write_sweep(volatile char *b, long bytes,
+						  long line, long passes)
+{
+	long p, i;
+
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < bytes; i += line)
+			b[i] = p;
+}
+
+static int dcache_misses(long p1, long p2)
+{
+	static const char *const ev[] = { "PAPI_L1_LDM", "PAPI_L1_STM", "PAPI_L1_DCM" };
+	const PAPI_hw_info_t *hw;
+	const PAPI_mh_cache_info_t *c, *l1d = NULL;
+	long passes[2] = { p1, p2 }, bytes, sum = 0;
+	long long v[3];
+	int es = PAPI_NULL, ret, i, round, r, w;
+	char *a, *b;
+
+	init();
+	hw = PAPI_get_hardware_info();
+	if (!hw)
+		die("PAPI_get_hardware_info", PAPI_ECMP);
+	for (i = 0; i < PAPI_MH_MAX_LEVELS; i++) {
+		c = &hw->mem_hierarchy.level[0].cache[i];
+		if (PAPI_MH_CACHE_TYPE(c->type) == PAPI_MH_TYPE_DATA)
+			l1d = c;
+	}
+	if (!l1d || l1d->size <= 0 || l1d->line_size <= 0) {
+		printf("geometry none\n");
+		return 1;
+	}
+	printf("geometry %d %d %d\n", l1d->size, l1d->line_size, l1d->associativity);
+	bytes = 8L * l1d->size;
+	/* page-aligned: no line of b is shared with what malloc reads */
+	if (posix_memalign((void **)&a, 4096, bytes) ||
+	    posix_memalign((void **)&b, 4096, bytes))
+		die("posix_memalign", PAPI_ENOMEM);
+	memset(a, 1, bytes);
+	ret = PAPI_create_eventset(&es);
+	if (ret != PAPI_OK)
+		die("PAPI_create_eventset", ret);
+	for (i = 0; i < 3; i++) {
+		ret = PAPI_add_named_event(es, ev[i]);
+		if (ret != PAPI_OK)
+			die(ev[i], ret);
+	}
+	for (round = 0; round < 5; round++) {
+		for (w = 0; w < 2; w++) {
+			for (r = 0; r < 2; r++) {
+				/* the same cache contents at every start: a's lines */
+				sum += read_sweep(a, bytes, l1d->line_size, 1);
+				ret = PAPI_start(es);
+				if (ret != PAPI_OK)
+					die("PAPI_start", ret);
+				if (w)
+					write_sweep(b, bytes, l1d->line_size, passes[r]);
+				else
+					sum += read_sweep(a, bytes, l1d->line_size, passes[r]);
+				ret = PAPI_stop(es, v);
+				if (ret != PAPI_OK)
+					die("PAPI_stop", ret);
+				printf("%s %ld %lld %lld %lld\n", w ? "wr" : "rd",
+				       passes[r], v[0], v[1], v[2]);
+			}
+		}
+	}
+	PAPI_shutdown();
+	return sum == 42;	/* keeps the loads */
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "ll"))
@@ -141,6 +236,8 @@ int main(int argc, char **argv)
 		return high_level(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "event"))
 		return one_event(argv[2]);
-	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME\n");
+	if (argc == 4 && !strcmp(argv[1], "dcm"))
+		return dcache_misses(atol(argv[2]), atol(argv[3]));
+	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME | dcm P1 P2\n");
 	return 2;
 }

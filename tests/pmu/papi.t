@@ -9,7 +9,10 @@ Documentation/pmu-registers.md; papi_command_line counts presets;
 tests/pmu/papi-count.c counts a loop whose counts are known from its
 code with the low-level and the high-level APIs, exactly (the difference
 of two loop lengths, so that what PAPI runs around the loop cancels
-out).
+out).  papi_mem_info reports the document's cache geometry, which PAPI
+reads from the kernel's cacheinfo, and PAPI_L1_LDM, PAPI_L1_STM and
+PAPI_L1_DCM count exactly what that geometry predicts for sweeps of
+loads and of stores over 8 times the D-cache.
 
 Bad input: an unknown event and a preset the LEON3 has no event for
 (PAPI_ENOEVNT), and a guest booted without the leon3_pmu driver, where
@@ -27,11 +30,12 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import TOP, CC, ok, not_ok, check, guest_sections, exit_code, doc_event_codes, \
-    prom_clock_hz  # noqa: E402
+    prom_clock_hz, doc_cache_geometry  # noqa: E402
 
 PAPI = os.path.join(TOP, "build/papi")
 HERE = os.path.dirname(os.path.abspath(__file__))
 N1, N2 = 100000, 1100000
+P1, P2 = 1, 3           # sweeps of papi-count dcm
 
 
 def leon3_presets():
@@ -74,6 +78,8 @@ sec command-line; $B/papi_command_line PAPI_TOT_INS PAPI_L1_DCM PAPI_BR_TKN 2>&1
 sec ll; ./papi-count ll N1 N2 2>&1; echo "exit $?"
 sec hl; PAPI_EVENTS=PAPI_TOT_INS,PAPI_LD_INS,PAPI_BR_TKN PAPI_OUTPUT_DIRECTORY=/tmp/hl ./papi-count hl N1 N2 2>&1
 echo "exit $?"; cat /tmp/hl/papi_hl_output/*.json
+sec meminfo; $B/papi_mem_info 2>&1; echo "exit $?"
+sec dcm; ./papi-count dcm P1 P2 2>&1; echo "exit $?"
 sec bad; ./papi-count event leon3::NO_SUCH_EVENT; ./papi-count event PAPI_L2_TCM
 $B/papi_command_line NO_SUCH_EVENT 2>&1; echo "exit $?"
 sec end
@@ -87,6 +93,50 @@ sec component; /root/papi/bin/papi_component_avail 2>&1
 sec event; ./papi-count event PAPI_TOT_INS 2>&1; ./papi-count event leon3::INSTRUCTIONS 2>&1
 sec end
 """
+
+
+def median(xs):
+    return sorted(xs)[len(xs) // 2] if xs else None
+
+
+def check_caches(s):
+    """PAPI's view of the caches (cacheinfo, kernel patch 0038; tools/papi
+    patch 0005) is the document's geometry, and PAPI_L1_LDM, PAPI_L1_STM
+    and PAPI_L1_DCM count what that geometry predicts for sweeps sized
+    from it."""
+    mi = "\n".join(s["meminfo"])
+    for kind, name in (("Data", "dcache"), ("Instruction", "icache")):
+        g = doc_cache_geometry(name)
+        m = re.search(rf"^L1 {kind} Cache:\n\s+Total size:\s+(\d+) KB\n\s+Line size:\s+(\d+) B\n"
+                      rf"\s+Number of Lines:\s+\d+\n\s+Associativity:\s+(\d+)$", mi, re.M)
+        want = (g["size"] // 1024, g["line"], g["ways"])
+        check(f"papi_mem_info: the L1 {kind} cache of the document, {want[0]} KB, "
+              f"{want[1]}-byte lines, {want[2]} ways",
+              exit_code(s["meminfo"]) == 0 and m and tuple(map(int, m.groups())) == want,
+              mi[-600:])
+
+    # papi-count dcm: the D-cache misses of sweeps of 8 times its size
+    g = doc_cache_geometry("dcache")
+    dcm = s["dcm"]
+    geom = next((x.split()[1:] for x in dcm if x.startswith("geometry ")), None)
+    check("papi-count dcm: PAPI_get_hardware_info() gives the document's D-cache "
+          f"({g['size']} bytes, {g['line']}-byte lines, {g['ways']} ways)",
+          geom == [str(g["size"]), str(g["line"]), str(g["ways"])], str(dcm[-5:]))
+    lines = 8 * g["size"] // g["line"]
+    want = (P2 - P1) * lines
+    for kind, what, miss, other in (("rd", "loads", 0, 1), ("wr", "stores", 1, 0)):
+        runs = [list(map(int, x.split()[1:])) for x in dcm if x.startswith(kind + " ")]
+        pairs = list(zip(runs[0::2], runs[1::2]))
+        ok_runs = len(pairs) == 5 and all(a[0] == P1 and b[0] == P2 for a, b in pairs)
+        d = [[b[i] - a[i] for i in (1, 2, 3)] for a, b in pairs]
+        med = [median([x[i] for x in d]) for i in range(3)]
+        check(f"PAPI_L1_{'LDM' if miss == 0 else 'STM'}: {P2} - {P1} sweeps of {what} over "
+              f"{lines} lines (8 times the D-cache) miss {want} more times, exactly "
+              f"({'LRU, a cyclic sweep' if miss == 0 else 'write-through, no write-allocate'}; "
+              f"median of 5 rounds)", ok_runs and med[miss] == want, f"{d} -> {med}")
+        check(f"... PAPI_L1_{'STM' if miss == 0 else 'LDM'} no more, and PAPI_L1_DCM is "
+              f"their sum", ok_runs and med[other] == 0 and
+              all(x[2] == x[0] + x[1] for x in d), str(d))
 
 
 def main():
@@ -110,7 +160,8 @@ def main():
           not unknown, str(unknown))
 
     bins = [f"{PAPI}/bin:/root/papi/bin", prog]
-    script = GUEST.replace("N1", str(N1)).replace("N2", str(N2))
+    script = GUEST.replace("N1", str(N1)).replace("N2", str(N2)) \
+                  .replace("P1", str(P1)).replace("P2", str(P2))
     s, why = boot(tmp, script, bins)
     if s is None:
         not_ok(f"the PAPI session runs to its end: {why}")
@@ -177,6 +228,8 @@ def main():
     check(f"PAPI high-level API: regions n2 - n1 = {5 * d} instructions, {d} loads and "
           f"taken branches, exactly",
           diff == {"PAPI_TOT_INS": 5 * d, "PAPI_LD_INS": d, "PAPI_BR_TKN": d}, str(diff))
+
+    check_caches(s)
 
     # bad input
     bad = "\n".join(s["bad"])
