@@ -107,6 +107,12 @@ def doc_event_codes():
             re.finditer(r"^\| (0x[0-9A-F]{2}) \| `(\w+)` \|", text, re.M)}
 
 
+def cache_geometry(ways, way_kib, line, repl):
+    """A cache geometry as the tests use it, with its size in bytes."""
+    return {"ways": ways, "way_kib": way_kib, "line": line, "repl": repl,
+            "size": ways * way_kib * 1024}
+
+
 def doc_cache_geometry(cache):
     """The default geometry of CACHE ("icache" or "dcache"), from the row
     of its QEMU properties in Documentation/pmu-registers.md: ways, KiB
@@ -117,8 +123,7 @@ def doc_cache_geometry(cache):
     if not m:
         raise SystemExit(f"no row {names} in Documentation/pmu-registers.md")
     ways, way_kib, line, repl = (v.strip() for v in m.group(1).split(","))
-    return {"ways": int(ways), "way_kib": int(way_kib), "line": int(line),
-            "repl": repl, "size": int(ways) * int(way_kib) * 1024}
+    return cache_geometry(int(ways), int(way_kib), int(line), repl)
 
 
 def perf_json():

@@ -26,7 +26,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, RUN, CC, ok, not_ok, check, doc_cache_geometry  # noqa: E402
+from lib import TOP, RUN, CC, ok, not_ok, check, cache_geometry, \
+    doc_cache_geometry  # noqa: E402
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 PAGE = 4096
@@ -60,7 +61,6 @@ class Doc:
         if not m:
             raise SystemExit(f"fidelity.t: row '{first}' of {DOC}: '{cell}' has no figure")
         return int(m.group(1))
-
 
 
 doc = Doc(DOC)
@@ -289,8 +289,8 @@ def check_cacheinfo(out, tag, ncpus, icache=ICACHE, dcache=DCACHE):
 def check_other_geometry(prog):
     """Another geometry than the document's, on 2 CPUs: what the guest
     reports is what QEMU was given, not the defaults."""
-    icache = {"ways": 4, "way_kib": 1, "line": 16, "repl": "random", "size": 4096}
-    dcache = {"ways": 4, "way_kib": 4, "line": 32, "repl": "lrr", "size": 16384}
+    icache = cache_geometry(4, 1, 16, "random")
+    dcache = cache_geometry(4, 4, 32, "lrr")
     opts = []
     for name, g in (("icache", icache), ("dcache", dcache)):
         for prop, key in (("ways", "ways"), ("way-kib", "way_kib"), ("line", "line"),

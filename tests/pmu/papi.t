@@ -24,6 +24,7 @@ preset PAPI_ECMP_DISABLED, as on any machine without a PMU.
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -95,10 +96,6 @@ sec end
 """
 
 
-def median(xs):
-    return sorted(xs)[len(xs) // 2] if xs else None
-
-
 def check_caches(s):
     """PAPI's view of the caches (cacheinfo, kernel patch 0038; tools/papi
     patch 0005) is the document's geometry, and PAPI_L1_LDM, PAPI_L1_STM
@@ -129,7 +126,7 @@ def check_caches(s):
         pairs = list(zip(runs[0::2], runs[1::2]))
         ok_runs = len(pairs) == 5 and all(a[0] == P1 and b[0] == P2 for a, b in pairs)
         d = [[b[i] - a[i] for i in (1, 2, 3)] for a, b in pairs]
-        med = [median([x[i] for x in d]) for i in range(3)]
+        med = [statistics.median(x[i] for x in d) for i in range(3)] if ok_runs else None
         check(f"PAPI_L1_{'LDM' if miss == 0 else 'STM'}: {P2} - {P1} sweeps of {what} over "
               f"{lines} lines (8 times the D-cache) miss {want} more times, exactly "
               f"({'LRU, a cyclic sweep' if miss == 0 else 'write-through, no write-allocate'}; "
