@@ -163,3 +163,5 @@ out=$("$TOP/tests/run" "$T/runner" 2>&1) && rc=0 || rc=$?
 is "tests/run: a .t without its execute bit fails the run" "$rc $(tail -n 1 <<<"$out")" \
 	"1 1 passed, 1 failed"
 check "tests/run: and names it" grep -q "b.t: not executable" <<<"$out"
+check "tests/run: gives each program's counts and time" \
+	grep -Eq "^--- .*/a\.t: 1 passed, 0 failed, 0 skipped in [0-9]+s$" <<<"$out"
