@@ -54,6 +54,7 @@ help:
 	@echo '                       (CPUS, JOBS: vCPUs at a time, PET_LIMIT=600 seconds a program,'
 	@echo '                       PET_ICOUNT=1: QEMU -icount shift=5, about a LEON3'"'"'s instruction rate)'
 	@echo '  make fuzz            fuzz the PMU driver with random perf_event_attr (LEON3_FUZZ_SECONDS, LEON3_FUZZ_SEED)'
+	@echo '  make linux-headers   UAPI headers of the patched kernel, for the toolchain and its glibc'
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36; -msoft-float multilib)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'

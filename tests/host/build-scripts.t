@@ -165,3 +165,15 @@ is "tests/run: a .t without its execute bit fails the run" "$rc $(tail -n 1 <<<"
 check "tests/run: and names it" grep -q "b.t: not executable" <<<"$out"
 check "tests/run: gives each program's counts and time" \
 	grep -Eq "^--- .*/a\.t: 1 passed, 0 failed, 0 skipped in [0-9]+s$" <<<"$out"
+
+# --- make help ---------------------------------------------------------------
+
+# The README says `make help` lists every target: each .PHONY target but
+# all (plain `make`) and help itself has a "make TARGET" line.
+help=$(make -s -C "$TOP" help)
+missing=""
+for target in $(sed -n '/^\.PHONY:/,/[^\\]$/p' "$TOP/Makefile" | tr -d '\\' | sed 's/^\.PHONY://'); do
+	case $target in all | help) continue ;; esac
+	grep -Eq "^  make $target( |$)" <<<"$help" || missing="$missing $target"
+done
+is "make help lists every target" "${missing:-none missing}" "none missing"
