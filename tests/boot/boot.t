@@ -125,19 +125,23 @@ fi
 
 # The clock of CPU 1 runs while CPU 0 takes no tick (kernel/patches/0032).
 # Upstream's lib/test_lockup.c, built here from the pinned kernel source,
-# holds CPU 0 with interrupts off for a second (its init then fails with
-# EAGAIN, by design) while clock-stall.c works and reads the clocks on
-# CPU 1.
+# holds CPU 0 with interrupts off (its init then fails with EAGAIN, by
+# design) while clock-stall.c works and reads the clocks on CPU 1.  It
+# holds with mdelay(), whose loop count comes from the boot's delay-loop
+# calibration: that runs while QEMU still translates (about 420
+# BogoMIPS), so a "second" later lasts only 250-330 ms, which once fell
+# short of the 300 ms clock-stall.c wants.  Asking for 3 s holds CPU 0
+# for most of a second, inside clock-stall's 4 s.
 mkdir "$T/lockup"
 cp "$TOP/build/linux-src/lib/test_lockup.c" "$T/lockup/"
 echo 'obj-m := test_lockup.o' >"$T/lockup/Kbuild"
 if make -s -C "$TOP/build/linux" M="$T/lockup" ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu- \
 	modules >"$T/lockup.log" 2>&1 &&
 	"$cc" -static -O2 "$TOP/tests/boot/clock-stall.c" -o "$T/clock-stall"; then
-	guest "CPU 1's clocks while CPU 0 has interrupts off for 1 s (2 CPUs)" 0 --cpus 2 \
+	guest "CPU 1's clocks while CPU 0 has interrupts off (2 CPUs)" 0 --cpus 2 \
 		--add "$T/clock-stall" --add "$T/lockup/test_lockup.ko" -- sh -c '
 		/root/clock-stall 4 >/root/stall.out & sleep 1
-		taskset 1 insmod /root/test_lockup.ko time_secs=1 disable_irq=1 2>/dev/null
+		taskset 1 insmod /root/test_lockup.ko time_secs=3 disable_irq=1 2>/dev/null
 		wait $!; rc=$?; cat /root/stall.out; dmesg | grep test_lockup; exit $rc'
 	grep -E '^(not )?ok - |^# ' "$T/out" | sed 's/^/# /'
 	check "test_lockup held CPU 0 (its own log line)" grep -q 'test_lockup: Start on CPU0' "$T/out"
