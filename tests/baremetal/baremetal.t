@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Bare-metal programs (tests/baremetal/test-*.c) booted straight on QEMU's
 # leon3_generic with -kernel.  Each prints its own "ok"/"not ok" lines on

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The guest toolchain works as documented: `sparc-leon3-linux-gnu-gcc
 # -static -pthread prog.c` with no other flag gives a program that runs

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The build scripts on bad input, and the cache keys: run against a copy
 # of the scripts with a private, empty cache, so nothing real is touched.
@@ -165,6 +166,37 @@ is "tests/run: a .t without its execute bit fails the run" "$rc $(tail -n 1 <<<"
 check "tests/run: and names it" grep -q "b.t: not executable" <<<"$out"
 check "tests/run: gives each program's counts and time" \
 	grep -Eq "^--- .*/a\.t: 1 passed, 0 failed, 0 skipped in [0-9]+s$" <<<"$out"
+
+# One-core programs run beside each other: c.t passes only if d.t starts
+# while it waits (up to 20 s), which it cannot when they run in turn.
+# e.t's runner is killed: its result is a failure, not a gap.
+mkdir -p "$T/pair"
+cat >"$T/pair/c.t" <<EOF
+#!/bin/sh
+# tests/run: one-core
+for i in \$(seq 200); do [ -e "$T/d-started" ] && break; sleep 0.1; done
+[ -e "$T/d-started" ] && echo "ok - c ran beside d" || echo "not ok - c ran beside d"
+EOF
+cat >"$T/pair/d.t" <<EOF
+#!/bin/sh
+# tests/run: one-core
+touch "$T/d-started"; echo "ok - d"; exit 4
+EOF
+printf '#!/bin/sh\n# tests/run: one-core\necho "ok - e"; kill -9 $PPID\n' >"$T/pair/e.t"
+printf '#!/bin/sh\necho "ok - f alone"\n' >"$T/pair/f.t"
+chmod +x "$T/pair/"*.t
+out=$(TEST_JOBS=2 "$TOP/tests/run" "$T/pair" 2>&1) && rc=0 || rc=$?
+is "tests/run: one-core programs run side by side; the counts add up" \
+	"$rc $(tail -n 1 <<<"$out")" "1 3 passed, 2 failed"
+check "tests/run: a one-core program's exit status is a failure" \
+	grep -q "d.t: exited with status 4" <<<"$out"
+check "tests/run: a program whose runner was killed is a failure" \
+	grep -q "e.t: left no result" <<<"$out"
+is "tests/run: the others run after them" \
+	"$(grep '^=== ' <<<"$out" | sed 's,.*/,,' | tr '\n' ' ')" "c.t d.t e.t f.t "
+out=$(TEST_JOBS=x "$TOP/tests/run" "$T/pair" 2>&1) && rc=0 || rc=$?
+is "tests/run: TEST_JOBS=x is refused" "$rc $out" \
+	"2 error: TEST_JOBS=x: a number of programs at a time, 1 or more"
 
 # --- make help ---------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 """make mibench, its host half (tools/mibench/mibench build, reference),
 on the project's stand-in for MiBench (tests/mibench/standin): what is
 built and what is skipped, with the reason; that MIBENCH_DIR is never

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Every patch of both series passes its upstream's checkpatch (QEMU's
 # scripts/checkpatch.pl; Linux's with --strict), is signed off by its

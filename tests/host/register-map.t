@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 """The PMU's register map and event table are written once, in
 Documentation/pmu-registers.md; every copy the builds need is held to it
 here, so that none can drift:

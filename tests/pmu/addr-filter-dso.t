@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Address filters follow a file wherever it is mapped: perf core turns
 # "filter FUNC @ FILE" into a range at each mapping of FILE, per process

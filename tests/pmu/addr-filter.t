@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Exact counts inside a function with the stock perf: leon3_pmu's
 # address filters (one range per counter) through perf stat --filter and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The leon3_pmu module in the guest: it loads, registers, counts
 # (tests/pmu/leon3_pmu_test.c, kselftest harness, 1, 2 and 4 CPUs), cannot

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The guest measures what a LEON3 would: user-only counts of known code
 # (tests/pmu/fidelity.c), in the guest of tools/leon3-run on 1, 2 and 4

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The rare-event hunt (tools/leon3-hunt, tools/hunt/leon3-hunt-run.c) on
 # a workload of the project's own whose rare slow runs have known causes

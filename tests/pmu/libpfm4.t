@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 """libpfm4 with the LEON3 model (tools/libpfm4/patches) in the guest.
 
 libpfm4's own tests/validate passes there (its LEON3 encodings, with the

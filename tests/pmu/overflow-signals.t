@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Overflow signals at perf's own sample-rate limit: a user-only
 # instructions event, period 10^6, armed for one overflow and re-armed

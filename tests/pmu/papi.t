@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 """PAPI on the LEON3 (make papi: tools/papi/patches on libpfm4's LEON3
 model), in the guest.
 

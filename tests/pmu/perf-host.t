@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Reports on the host: a perf.data recorded in the guest, brought back
 # with its binaries by tools/leon3-run --perf-data, read by the host's

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The stock perf tool in the guest (build/perf/perf, in the initramfs)
 # against the leon3_pmu driver (loaded at boot): perf list, perf stat

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # Sampled registers and user stacks on sparc32 (kernel/patches/0025) and
 # perf's DWARF unwinding with them (0026, 0027), in the guest:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 """Shadow D-caches (QEMU's dcache-shadow): one run, several geometries.
 
 Each shadow must count what the D-cache would count with its geometry,

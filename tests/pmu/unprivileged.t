@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # A user who is not root, at the kernel's default perf_event_paranoid:
 # its own user-mode counts work and are exact; the kernel's, a whole
