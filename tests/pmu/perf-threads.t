@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
 #
 # The per-thread profiling walkthrough of Documentation/driver.md, run as
 # written, against the work each thread of tests/pmu/workload.c's "team"
@@ -40,6 +41,8 @@ N_INTERVAL = 400000000  # perf stat -I: 1.2G instructions, about 1 s
 N_LOST = 3000000        # 9M instructions, one sample per 10000 (the shortest period)
 N_END = 20000000        # perf stat -I 10: 60M instructions, a few intervals
 RUNS_END = 10
+N_PAIRS = 50            # workload pairs: pairs of threads that exit together
+N_PAIR_WORK = 10000     # ... each with 3 * 10000 instructions
 
 GUEST = r"""
 w=/root/workload
@@ -67,6 +70,10 @@ sec record-s
 echo go | perf record -q -s -e instructions:u -c PERIOD -o /root/s.data $w team N_SPIN M_STREAM 2>&1
 sec report-T; perf report -i /root/s.data -T --stdio 2>&1 | sed -n '/^# *PID  *TID/,$p'
 sec report-pid-sym; perf report -i /root/s.data --stdio --no-children --sort pid,sym -n -g none -q 2>&1 | cat
+# two threads that exit at once, one on each CPU, write to both CPUs' buffers
+sec record-pairs
+perf record -q -s -e instructions:u -c 10007 -o /root/p.data $w pairs N_PAIRS N_PAIR_WORK 2>&1
+sec report-pairs; perf report -i /root/p.data -T --stdio 2>&1 | sed -n '/^# *PID  *TID/,$p'
 sec record-group
 team
 echo "tids spin $spin stream $stream"
@@ -148,7 +155,8 @@ def main():
         return 1
     script = os.path.join(tmp, "guest.sh")
     text = GUEST
-    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END", "RUNS_END"):
+    for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END", "RUNS_END",
+              "N_PAIRS", "N_PAIR_WORK"):
         text = text.replace(k, str(globals()[k]))
     with open(script, "w") as f:
         f.write(text)
@@ -199,6 +207,22 @@ def main():
           "each worker's with its exact instructions",
           len(rows) == 2 and workers and not wrong,
           f"{' | '.join(s['report-T'])}; threads {tid_comm}")
+
+    # Pairs of threads that exit together, one on each CPU.  perf record
+    # has a ring buffer per CPU, and each exiting thread writes a read
+    # record into both: the kernel writes each on its own CPU (patch
+    # 0019), or two exits at once lose records.  Only the thread that
+    # holds perf's own events at its exit writes none.
+    pair_rows = [r.split() for r in s["report-pairs"][1:] if re.match(r"^\s+\d+\s+\d+\s+\d+$", r)]
+    pair_workers = [r for r in pair_rows if r[0] != r[1]]
+    pair_ins = 3 * N_PAIR_WORK
+    pair_wrong = [r for r in pair_workers if not close(int(r[2]), pair_ins)]
+    check(f"perf record -s of {N_PAIRS} pairs of threads that exit together, one on each CPU: "
+          f"perf report -T has {2 * N_PAIRS - 1} threads or more, each with its {pair_ins} "
+          f"instructions (+ < {OVERHEAD})",
+          len(pair_workers) >= 2 * N_PAIRS - 1 and not pair_wrong,
+          f"{len(pair_workers)} threads, wrong: {pair_wrong[:5]}; "
+          + " | ".join(s["report-pairs"][:3]))
 
     # --sort pid,sym: each thread's samples in its own function, one for
     # each period of its instructions; the thread's few instructions

@@ -16,6 +16,10 @@
  *                        stream(M): M loads, each a D-cache miss
  *                        (Documentation/driver.md's per-thread walkthrough);
  *                        with two CPUs or more, each on a CPU of its own
+ *   workload pairs K N   K pairs of threads, one after the other, each
+ *                        thread of a pair on a CPU of its own (with two
+ *                        CPUs or more): both run work(N) through outer()
+ *                        and exit together (tests/pmu/perf-threads.t)
  *   workload mix N M     main -> outer -> work(N), then stream(M): work
  *                        of known size in two functions, for address
  *                        filters (tests/pmu/addr-filter.t)
@@ -150,6 +154,17 @@ static void *stream_thread(void *arg)
 	return NULL;
 }
 
+static pthread_barrier_t pair;
+
+/* Both threads of a pair start together, and exit together. */
+static void *pair_thread(void *arg)
+{
+	pthread_barrier_wait(&pair);
+	outer((long)arg);
+	pthread_barrier_wait(&pair);
+	return NULL;
+}
+
 /*
  * Start a team thread on @cpu when there are two CPUs or more.  Sibling
  * threads that take turns on one CPU also trade their inherited perf
@@ -205,6 +220,18 @@ int main(int argc, char **argv)
 			syscall(SYS_getppid);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "pairs")) {
+		long k;
+
+		pthread_barrier_init(&pair, NULL, 2);
+		for (k = 0; k < n; k++) {
+			team_thread(&a, 0, pair_thread, number(argv[3]));
+			team_thread(&b, 1, pair_thread, number(argv[3]));
+			pthread_join(a, NULL);
+			pthread_join(b, NULL);
+		}
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "threads")) {
 		pthread_barrier_init(&start, NULL, 3);
 		pthread_create(&a, NULL, thread_work, (void *)n);
@@ -216,6 +243,6 @@ int main(int argc, char **argv)
 		pthread_join(b, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin N | leaf N | threads N | team N M | mix N M | ppid N\n");
+	fprintf(stderr, "usage: workload spin N | leaf N | threads N | team N M | pairs K N | mix N M | ppid N\n");
 	return 2;
 }
