@@ -43,6 +43,7 @@ N_END = 20000000        # perf stat -I 10: 60M instructions, a few intervals
 RUNS_END = 10
 N_PAIRS = 50            # workload pairs: pairs of threads that exit together
 N_PAIR_WORK = 10000     # ... each with 3 * 10000 instructions
+PAIR_SAMPLING = 10007   # the period: a few samples a thread: perf report needs some
 
 GUEST = r"""
 w=/root/workload
@@ -72,7 +73,7 @@ sec report-T; perf report -i /root/s.data -T --stdio 2>&1 | sed -n '/^# *PID  *T
 sec report-pid-sym; perf report -i /root/s.data --stdio --no-children --sort pid,sym -n -g none -q 2>&1 | cat
 # two threads that exit at once, one on each CPU, write to both CPUs' buffers
 sec record-pairs
-perf record -q -s -e instructions:u -c 10007 -o /root/p.data $w pairs N_PAIRS N_PAIR_WORK 2>&1
+perf record -q -s -e instructions:u -c PAIR_SAMPLING -o /root/p.data $w pairs N_PAIRS N_PAIR_WORK 2>&1
 sec report-pairs; perf report -i /root/p.data -T --stdio 2>&1 | sed -n '/^# *PID  *TID/,$p'
 sec record-group
 team
@@ -123,6 +124,11 @@ def interval_rows(lines):
     return [v for _, v in sorted(iv.items(), key=lambda t: float(t[0]))], summary
 
 
+def read_rows(lines):
+    """perf report -T lines: [[pid, tid, count]] of the read records."""
+    return [r.split() for r in lines[1:] if re.match(r"^\s+\d+\s+\d+\s+\d+$", r)]
+
+
 def group_samples(lines):
     """perf report -D of a :S group: {tid: [(time, [cycles, instructions,
     misses])]}, the time stamp and the counters' values read at each
@@ -156,7 +162,7 @@ def main():
     script = os.path.join(tmp, "guest.sh")
     text = GUEST
     for k in ("N_SPIN", "M_STREAM", "PERIOD", "N_INTERVAL", "N_LOST", "N_END", "RUNS_END",
-              "N_PAIRS", "N_PAIR_WORK"):
+              "N_PAIRS", "N_PAIR_WORK", "PAIR_SAMPLING"):
         text = text.replace(k, str(globals()[k]))
     with open(script, "w") as f:
         f.write(text)
@@ -199,7 +205,7 @@ def main():
     # contexts of sibling threads at context switches (inherit_stat swaps
     # their counts back), so one of the three goes without.
     tid_comm = {int(t): c for t, c in re.findall(r"\s(\d+):(\S+)\s", "\n".join(s["report-pid-sym"]))}
-    rows = [r.split() for r in s["report-T"][1:] if re.match(r"^\s+\d+\s+\d+\s+\d+$", r)]
+    rows = read_rows(s["report-T"])
     wrong = [r for r in rows if tid_comm.get(int(r[1])) in want
              and not close(int(r[2]), want[tid_comm[int(r[1])]][0])]
     workers = [r for r in rows if tid_comm.get(int(r[1])) in want]
@@ -213,8 +219,7 @@ def main():
     # record into both: the kernel writes each on its own CPU (patch
     # 0019), or two exits at once lose records.  Only the thread that
     # holds perf's own events at its exit writes none.
-    pair_rows = [r.split() for r in s["report-pairs"][1:] if re.match(r"^\s+\d+\s+\d+\s+\d+$", r)]
-    pair_workers = [r for r in pair_rows if r[0] != r[1]]
+    pair_workers = [r for r in read_rows(s["report-pairs"]) if r[0] != r[1]]
     pair_ins = 3 * N_PAIR_WORK
     pair_wrong = [r for r in pair_workers if not close(int(r[2]), pair_ins)]
     check(f"perf record -s of {N_PAIRS} pairs of threads that exit together, one on each CPU: "

@@ -221,12 +221,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "pairs")) {
-		long k;
+		long k, m = number(argv[3]);
 
 		pthread_barrier_init(&pair, NULL, 2);
 		for (k = 0; k < n; k++) {
-			team_thread(&a, 0, pair_thread, number(argv[3]));
-			team_thread(&b, 1, pair_thread, number(argv[3]));
+			team_thread(&a, 0, pair_thread, m);
+			team_thread(&b, 1, pair_thread, m);
 			pthread_join(a, NULL);
 			pthread_join(b, NULL);
 		}
