@@ -9,6 +9,13 @@
  *   base + i, i += stride, while i < bytes; GCTRL = 0.  Its loop body:
  *   rsweep_body to rsweep_last, for address ranges.
  * rsweep2(...): the same sweep once uncounted first, then rsweep.
+ * dtlb_reorder(gctrl, en, base, n): counted, a load from each of n pages
+ *   at base (page k at offset 16k: distinct sets and filter slots), page 0
+ *   again, page n, then page 0 at another line (offset 2048).
+ * itlb_reorder(gctrl, en, n): counted, with the TLBs flushed: calls to
+ *   n - 1 routines on pages of their own (itlb_page, from page 1), the
+ *   first again, the one on page n, then another on the first's page.
+ *   Every call returns to a line of its own.
  * wsweep(...): as rsweep, with st instead of ldub.
  * bsweep(...): as rsweep, with lda [base + i] 0x1c (MMU/cache bypass).
  * spin_until(gctrl, en, timer, deadline, u32 *k): GCTRL = en; mov; loops until
@@ -84,3 +91,81 @@ spin_until:
 2:	sta	%g0, [%o0] 2
 	retl
 	 st	%g2, [%o4]
+
+	.global	dtlb_reorder
+dtlb_reorder:
+	set	4112, %g3		! a page and a line
+	smul	%o3, %g3, %g2		! page n at offset 16n
+	sta	%o1, [%o0] 2
+	mov	0, %g1
+1:	ldub	[%o2 + %g1], %o5
+	add	%g1, %g3, %g1
+	cmp	%g1, %g2
+	bl	1b
+	 nop
+	ldub	[%o2], %o5		! page 0: the TLB's most recent again
+	ldub	[%o2 + %g2], %o5	! page n: a miss, which evicts page 1
+	ldub	[%o2 + 2048], %o5	! page 0 at a new line: still there
+	sta	%g0, [%o0] 2
+	retl
+	 nop
+
+/*
+ * itlb_reorder and the routines it calls, each on a page of its own: the
+ * I-TLB sees a page when a call or a return first fetches from one of
+ * its lines.  Each call ends a 32-byte block, so that it returns to a
+ * line (of 16 or 32 bytes) that no fetch has noted yet.  No save: a
+ * window overflow would fetch from the trap table's page.
+ */
+#define ITLB_CALL(target)	\
+	.balign	32;		\
+	.rept	6;		\
+	nop;			\
+	.endr;			\
+	call	target;		\
+	 nop
+
+	.section .text.itlb, "ax"
+	.balign	4096
+	.global	itlb_reorder
+itlb_reorder:
+	mov	%o7, %g4
+	set	itlb_pages + 32 * 32, %o3	! page 0's routine, 32-byte line 32
+	set	4096 + 32, %o4			! the next page's, a line on
+	mov	1, %o5
+	set	0x400, %g1
+	sta	%o1, [%o0] 2
+	sta	%g0, [%g1] 0x18		! flush the TLBs: this page misses next
+3:	ITLB_CALL(%o3)			! pages 0 to n - 2
+	add	%o3, %o4, %o3
+	add	%o5, 1, %o5
+	cmp	%o5, %o2
+	bl	3b
+	 nop
+	set	itlb_pages + 32 * 32, %g2
+	ITLB_CALL(%g2)			! page 0 again: the TLB's most recent
+	ITLB_CALL(%o3)			! page n - 1: a miss, which evicts page 1
+	set	itlb_pages + 60 * 32, %g2
+	ITLB_CALL(%g2)			! page 0 at a new line: still there
+	sta	%g0, [%o0] 2
+	jmp	%g4 + 8
+	 nop
+
+/*
+ * Page k's routine at 32-byte line 32 + k, page 0's second one at line
+ * 60: distinct sets and filter slots for lines of 16 or 32 bytes.
+ */
+	.balign	4096
+itlb_pages:
+	.irp	k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+	.balign	4096
+	.skip	(32 + \k) * 32
+	retl
+	 nop
+	.if	\k == 0
+	.balign	32
+	.skip	(60 - 33) * 32
+	retl
+	 nop
+	.endif
+	.endr

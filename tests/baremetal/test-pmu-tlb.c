@@ -5,7 +5,8 @@
  * level-1 entries), then sweeps pages: the model's TLBs hold 4 KiB pages,
  * fully associative, LRU, 8 entries unless the qemu-args say otherwise.
  * Expected misses are worked out from the number of pages swept; an
- * address range (AF) on the sweep's loop gets every one of them.
+ * address range (AF) on the sweep's loop gets every one of them.  Then
+ * the LRU order after a hit on a page that is not the most recent.
  *
  * qemu-args:
  * qemu-args: -cpu LEON3,dtlb-entries=16
@@ -84,6 +85,29 @@ static void sweep_twice(u32 npages, u32 stride)
 	dmiss_not_loop = lda_asi2(PMU_EVCNT(3));
 }
 
+/*
+ * A page in the TLB, accessed again at a line that is still in the
+ * cache and the hit filter, is a hit that makes it the TLB's most
+ * recent: the next miss evicts another page.  @n pages fill the TLB and
+ * the first is accessed again; page n misses; the first page, at
+ * another line, must still hit.  A model that took the filtered hit as
+ * changing nothing would have evicted the first page instead.
+ */
+static u32 reorder_misses(int itlb, u32 n)
+{
+	u32 ev = itlb ? EV_ITLB : EV_DTLB;
+
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | ev);
+	if (itlb) {
+		itlb_reorder(PMU_GCTRL, GCTRL_EN, n);
+	} else {
+		sta_asi(ASI_MMUFLUSH, 0x400, 0);
+		dtlb_reorder(PMU_GCTRL, GCTRL_EN, pages, n);
+	}
+	return lda_asi2(PMU_EVCNT(0));
+}
+
 int main(void)
 {
 	u32 ctrl = lda_mmu(0x000);
@@ -107,6 +131,13 @@ int main(void)
 	is_u32(imiss, 0, "the sweep's code stays in one page: no I-TLB miss the second time");
 	is_u32(dmiss_loop, 2 * dtlb, "AF: every D-TLB miss, at the loop's load");
 	is_u32(dmiss_not_loop, 0, "AF: none in the code before the loop");
+
+	is_u32(reorder_misses(0, dtlb), dtlb + 1,
+	       "D-TLB: a hit on a filtered line reorders the TLB (%u pages, page 0 again, one more)",
+	       dtlb);
+	is_u32(reorder_misses(1, itlb), itlb + 1,
+	       "I-TLB: a fetch from a filtered line reorders the TLB (%u pages, page 0 again, one more)",
+	       itlb);
 
 	sta_asi2(PMU_EVCTRL(0), 0);
 	sta_asi2(PMU_EVCTRL(1), 0);
