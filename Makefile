@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	test run bench-qemu bench-qemu-parts bench-perf bench-record mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -44,6 +44,8 @@ help:
 	@echo '                       on a QEMU that can leave them out: the qemu-parts stage (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, and one PMU interrupt (ROUNDS=7)'
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
+	@echo '  make bench-mibench MIBENCH_DIR=DIR  what counting costs MiBench programs in a Linux guest:'
+	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
@@ -108,6 +110,10 @@ bench-perf: all
 
 bench-record: all
 	@tools/bench/perf-record-rate $(or $(RECORD_ROUNDS),3)
+
+bench-mibench: all
+	@$(if $(MIBENCH_DIR),,echo "make bench-mibench: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)
+	@tools/bench/mibench-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3)
 
 # MiBench in the guest under perf stat (tools/mibench/mibench, Documentation/mibench.md)
 MIBENCH_INPUT ?= small
