@@ -12,6 +12,10 @@
  * dtlb_reorder(gctrl, en, base, n): counted, a load from each of n pages
  *   at base (page k at offset 16k: distinct sets and filter slots), page 0
  *   again, page n, then page 0 at another line (offset 2048).
+ * dtlb_walk(gctrl, en, base, list, n): the TLBs flushed, then counted,
+ *   for each of the n words w of list: ld w; if w >> 24 is not the
+ *   current MMU context (0 at the start), switch to it; ldub from
+ *   base + (w & 0xffffff).  Back to context 0, uncounted.
  * itlb_reorder(gctrl, en, n): counted, with the TLBs flushed: calls to
  *   n - 1 routines on pages of their own (itlb_page, from page 1), the
  *   first again, the one on page n, then another on the first's page.
@@ -109,6 +113,30 @@ dtlb_reorder:
 	sta	%g0, [%o0] 2
 	retl
 	 nop
+
+	.global	dtlb_walk
+dtlb_walk:
+	set	0x400, %g1
+	sta	%g0, [%g1] 0x18		! flush the TLBs
+	mov	0x200, %g3		! the MMU's context register
+	mov	0, %g4			! the context now
+	sethi	%hi(0xffffff), %g5
+	or	%g5, %lo(0xffffff), %g5
+	sta	%o1, [%o0] 2
+1:	ld	[%o3], %g1
+	srl	%g1, 24, %g2
+	cmp	%g2, %g4
+	be	2f
+	 and	%g1, %g5, %g1
+	sta	%g2, [%g3] 0x19
+	mov	%g2, %g4
+2:	ldub	[%o2 + %g1], %o5
+	subcc	%o4, 1, %o4
+	bne	1b
+	 add	%o3, 4, %o3
+	sta	%g0, [%o0] 2
+	retl
+	 sta	%g0, [%g3] 0x19
 
 /*
  * itlb_reorder and the routines it calls, each on a page of its own: the

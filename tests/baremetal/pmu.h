@@ -67,6 +67,7 @@ void rsweep2(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 void wsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 void bsweep(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 void dtlb_reorder(u32 gctrl, u32 en, void *base, u32 n);
+void dtlb_walk(u32 gctrl, u32 en, void *base, const u32 *list, u32 n);
 void itlb_reorder(u32 gctrl, u32 en, u32 n);
 void spin_until(u32 gctrl, u32 en, u32 timer, u32 deadline, u32 *k);
 

@@ -6,7 +6,9 @@
  * fully associative, LRU, 8 entries unless the qemu-args say otherwise.
  * Expected misses are worked out from the number of pages swept; an
  * address range (AF) on the sweep's loop gets every one of them.  Then
- * the LRU order after a hit on a page that is not the most recent.
+ * the LRU order after a hit on a page that is not the most recent, and a
+ * long walk over pages in two MMU contexts against an LRU TLB worked out
+ * by the test.
  *
  * qemu-args:
  * qemu-args: -cpu LEON3,dtlb-entries=16
@@ -108,10 +110,68 @@ static u32 reorder_misses(int itlb, u32 n)
 	return lda_asi2(PMU_EVCNT(0));
 }
 
+/*
+ * A long walk over pages, in two MMU contexts, against an LRU TLB worked
+ * out here.  Each step loads its word from the list (the list's page),
+ * may switch the context, then loads from its page: pages a multiple of
+ * 32 apart (which share a slot of QEMU's page map, LEON3TLB.map), lines
+ * that the hit filter holds or not.
+ */
+#define WALK		1024
+static u32 walk[WALK] __attribute__((aligned(4096)));
+
+/* Access @tag in an LRU list, most recent first: 1 on a miss. */
+static u32 lru_access(u32 *lru, u32 entries, u32 *used, u32 tag)
+{
+	u32 i, miss;
+
+	for (i = 0; i < *used && lru[i] != tag; i++)
+		;
+	miss = i == *used;
+	if (miss) {
+		if (*used < entries)
+			(*used)++;
+		i = *used - 1;	/* an empty entry, or the least recently used */
+	}
+	for (; i > 0; i--)
+		lru[i] = lru[i - 1];
+	lru[0] = tag;
+	return miss;
+}
+
+static u32 walk_misses(u32 entries)
+{
+	static u32 lru[64];
+	u32 used = 0, misses = 0, ctx = 0, x = 12345, i;
+
+	for (i = 0; i < WALK; i++) {
+		u32 r, page, line;
+
+		x = x * 1103515245u + 12345u;
+		r = x >> 8;
+		/* mostly a working set around the TLB's size, some far pages */
+		page = (r & 7) ? r % (entries + 3) : 32 + r % 8;
+		line = (r >> 12) & 3;
+		if (((r >> 16) & 31) == 0)
+			ctx ^= 1;
+		walk[i] = ctx << 24 | page << 12 | line << 6;
+	}
+	for (ctx = 0, i = 0; i < WALK; i++) {
+		u32 w = walk[i];
+
+		misses += lru_access(lru, entries, &used, ctx << 20 | (u32)&walk[i] >> 12);
+		ctx = w >> 24;
+		misses += lru_access(lru, entries, &used,
+				     ctx << 20 | ((u32)pages + (w & 0xffffff)) >> 12);
+	}
+	return misses;
+}
+
 int main(void)
 {
 	u32 ctrl = lda_mmu(0x000);
 	u32 itlb = 1u << ((ctrl >> 21) & 7), dtlb = 1u << ((ctrl >> 18) & 7);
+	u32 expect;
 
 	diag("MMU control 0x%08x: I-TLB %u, D-TLB %u entries", ctrl, itlb, dtlb);
 	ok(ctrl & (1u << 14), "MMU control register: separate I- and D-TLBs (ST)");
@@ -138,6 +198,15 @@ int main(void)
 	is_u32(reorder_misses(1, itlb), itlb + 1,
 	       "I-TLB: a fetch from a filtered line reorders the TLB (%u pages, page 0 again, one more)",
 	       itlb);
+
+	ctxtab[1] = ctxtab[0];			/* context 1: the same mapping */
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_DTLB);
+	expect = walk_misses(dtlb);
+	dtlb_walk(PMU_GCTRL, GCTRL_EN, pages, walk, WALK);
+	is_u32(lda_asi2(PMU_EVCNT(0)), expect,
+	       "D-TLB: a walk of %u steps over %u pages in 2 contexts misses as an LRU TLB",
+	       WALK, dtlb + 12);
 
 	sta_asi2(PMU_EVCTRL(0), 0);
 	sta_asi2(PMU_EVCTRL(1), 0);
