@@ -83,6 +83,25 @@ def main():
         check("the jobs ran through GNU parallel: 14 in its job log", len(jobs) == 14,
               f"{len(jobs)} jobs")
 
+        # mibench commands (what make bench-mibench runs): every built
+        # program's runme_small.sh lines, worked out here from the stand-in.
+        r = subprocess.run([MIBENCH, "commands", "--out", out], capture_output=True, text=True)
+        want = []
+        for line in open(f"{out}/build.tsv"):
+            name, state, _ = line.rstrip("\n").split("\t")
+            if state != "built":
+                continue
+            d = next(os.path.relpath(os.path.dirname(f), STANDIN) for f in
+                     subprocess.run(["find", STANDIN, "-path", f"*/{name}/runme_small.sh"],
+                                    capture_output=True, text=True).stdout.split())
+            for cmd in open(os.path.join(STANDIN, d, "runme_small.sh")):
+                cmd = cmd.strip()
+                if cmd and not cmd.startswith("#"):
+                    want.append(f"{name}\t{d}\t{'' if '/' in cmd.split()[0] else './'}{cmd}")
+        check("mibench commands: each built program's runme_small.sh lines, ./ before the program",
+              r.returncode == 0 and sorted(r.stdout.splitlines()) == sorted(want),
+              f"exit {r.returncode}: {r.stdout!r} vs {want!r}")
+
         # DETERMINISTIC=1: the same job twice gives the same counts, run
         # for run, every event.
         csvs = []
