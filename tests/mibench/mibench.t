@@ -7,6 +7,7 @@ plot; and every kind of bad input flagged, never averaged in: a program
 that does not build, a wrong output, a crash, a guest that hangs."""
 
 import csv
+import glob
 import os
 import shutil
 import subprocess
@@ -91,13 +92,11 @@ def main():
             name, state, _ = line.rstrip("\n").split("\t")
             if state != "built":
                 continue
-            d = next(os.path.relpath(os.path.dirname(f), STANDIN) for f in
-                     subprocess.run(["find", STANDIN, "-path", f"*/{name}/runme_small.sh"],
-                                    capture_output=True, text=True).stdout.split())
-            for cmd in open(os.path.join(STANDIN, d, "runme_small.sh")):
-                cmd = cmd.strip()
-                if cmd and not cmd.startswith("#"):
-                    want.append(f"{name}\t{d}\t{'' if '/' in cmd.split()[0] else './'}{cmd}")
+            for script in glob.glob(f"{STANDIN}/*/{name}/runme_small.sh"):
+                d = os.path.relpath(os.path.dirname(script), STANDIN)
+                want += [f"{name}\t{d}\t{'' if '/' in cmd.split()[0] else './'}{cmd}"
+                         for cmd in map(str.strip, open(script))
+                         if cmd and not cmd.startswith("#")]
         check("mibench commands: each built program's runme_small.sh lines, ./ before the program",
               r.returncode == 0 and sorted(r.stdout.splitlines()) == sorted(want),
               f"exit {r.returncode}: {r.stdout!r} vs {want!r}")
