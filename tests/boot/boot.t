@@ -60,6 +60,16 @@ is "the CRNG is ready when the command starts (crng init done, 256 bits), the se
 guest "--rng-seed shorter than 32 bytes is refused" 2 --rng-seed 5eed -- true
 check "the refusal says how many bytes it needs" grep -q -- '--rng-seed: 2 bytes, at least 32 needed' "$T/err"
 
+# --leon3-clock: the guest's clock advances 32 ns an instruction.  A
+# shell loop keeps the only CPU busy (no idle time), so the time perf
+# stat reports is all the instructions it counts system-wide, 32 ns each.
+guest "--leon3-clock: perf stat -a times a busy loop" 0 --leon3-clock -- sh -c \
+	'perf stat -a -e instructions -- sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done" 2>&1'
+ns=$(tr -d '\r' <"$T/out" | awk '/ instructions/ { gsub(",", "", $1); n = $1 }
+	/seconds time elapsed/ { s = $1 } END { if (n > 0) printf "%.3f", s * 1e9 / n }')
+check "--leon3-clock: the guest's time is its instructions times 32 ns, to 1 % ($ns ns each)" \
+	awk -v x="$ns" 'BEGIN { exit !(x > 31.68 && x < 32.32) }'
+
 # Files both ways.
 head -c 30000 /dev/urandom >"$T/blob"
 mkdir -p "$T/dir/sub"
