@@ -14,8 +14,10 @@
  *                             ends (B ms at most)
  *
  * The competitor keys on the run count and the run's process rather
- * than a timer, so that the runs it lands in, and how much of them it
- * takes, do not depend on how fast the host runs the guest.
+ * than a timer, so that the runs it lands in do not depend on how fast
+ * the host runs the guest.  How much of them it takes is the
+ * scheduler's doing, in the guest's time: a LEON3's under leon3-hunt,
+ * so not the host's either.
  */
 #include <limits.h>
 #include <signal.h>
