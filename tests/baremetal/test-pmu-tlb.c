@@ -114,8 +114,8 @@ static u32 reorder_misses(int itlb, u32 n)
  * A long walk over pages, in two MMU contexts, against an LRU TLB worked
  * out here.  Each step loads its word from the list (the list's page),
  * may switch the context, then loads from its page: pages a multiple of
- * 32 apart (which a model's direct-mapped page lookup of 32 slots would
- * put in one slot), lines that the hit filter holds or not.
+ * 32 apart (which share a slot of QEMU's page map, LEON3TLB.map), lines
+ * that the hit filter holds or not.
  */
 #define WALK		1024
 static u32 walk[WALK] __attribute__((aligned(4096)));
