@@ -46,7 +46,7 @@ help:
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
 	@echo '  make bench-mibench MIBENCH_DIR=DIR  what counting costs MiBench programs in a Linux guest:'
 	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here;'
-	@echo '                       LEON3_QEMU=Q another QEMU, LEON3_QEMU_B=Q a second one, run alongside)'
+	@echo '                       LEON3_QEMU=Q another QEMU, LEON3_QEMU_B=Q a second one, alongside on a core of its own)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
