@@ -9,8 +9,9 @@
 # stays at its default (25): perf lowers perf_event_max_sample_rate from
 # the time the driver says each interrupt took.
 #
-# The guest runs under QEMU -icount shift=5 (32 ns an instruction): its
-# clock then sees a LEON3's instruction rate (about 31 MIPS), not the
+# The guest runs on a LEON3's clock (tools/leon3-run --leon3-clock: QEMU
+# -icount shift=5, 32 ns an instruction): its clock then sees a LEON3's
+# instruction rate (about 31 MIPS), not the
 # hundreds of MIPS QEMU runs loops at, and a LEON3 at that rate takes
 # every overflow: each period must give its signal, in a second run too,
 # after perf has lowered its rate, and in a third run the way PAPI takes
@@ -27,7 +28,7 @@ trap 'rm -rf "$T"' EXIT
 PERIODS=300
 
 guest_build "$T/refresh-signals" "$TOP/tests/pmu/refresh-signals.c"
-"$RUN" --timeout 300 --qemu-opt=-icount --qemu-opt=shift=5,sleep=off \
+"$RUN" --timeout 300 --leon3-clock \
 	--add "$T/refresh-signals" -- \
 	sh -c "grep Cpu0ClkTck /proc/cpuinfo; cat /proc/sys/kernel/perf_cpu_time_max_percent;
 		/root/refresh-signals $PERIODS; /root/refresh-signals $PERIODS;
