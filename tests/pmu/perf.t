@@ -44,7 +44,6 @@ sec stat-small; perf stat -x, -e instructions:u $w spin 1000000 2>&1
 sec stat-big; perf stat -x, -e instructions:u $w spin 9000000 2>&1
 sec stat-raw; perf stat -x, -e leon3_pmu/instructions/u $w spin 1000000 2>&1
 sec stat-default; perf stat -x, $w spin 1000000 2>&1
-sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1
 sec stat-a; perf stat -x, -a -A -e instructions -- sleep 0.2 2>&1
 sec stat-c1; perf stat -x, -C 1 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
 sec stat-c0; perf stat -x, -C 0 -e instructions:u -- taskset 2 $w spin 1000000 2>&1
@@ -130,11 +129,11 @@ def inside(ip, rng):
     return rng[0] <= ip < rng[1]
 
 
-def boot(tmp, cpus, script):
+def boot(tmp, cpus, script, *opts):
     path = os.path.join(tmp, "guest.sh")
     with open(path, "w") as f:
         f.write(script)
-    p = subprocess.run([RUN, "--timeout", "300", "--cpus", str(cpus),
+    p = subprocess.run([RUN, "--timeout", "300", "--cpus", str(cpus), *opts,
                         "--add", os.path.join(tmp, "workload"), "--add", path,
                         "--", "sh", "/root/guest.sh"],
                        capture_output=True, text=True)
@@ -240,9 +239,16 @@ def main():
               " | ".join(s["stat-default"][:12]))
 
     # ten events multiplexed on seven counters: scaled, close to exact.
-    # perf rotates them every 4 ms: the run takes about 0.5 s, some 130
-    # rotations (within 3 % in 8 of 8 trial runs; 30M iterations, about
-    # 15 rotations, were 21 % off once in a while).
+    # perf rotates them every 4 ms of the guest's time, so this boot runs
+    # on a LEON3's clock (32 ns an instruction): 900M instructions are
+    # some 29 s of guest time, about 7000 rotations, however busy the
+    # host.  On the host's clock the run took about 0.5 s, some 130
+    # rotations, and was 16 % off once under a busy host (30M iterations,
+    # about 15 rotations, were 21 % off once in a while).
+    _, out, _ = boot(tmp, 2, "w=/root/workload\nsec() { echo \"== $1\"; }\n"
+                     "sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1\nsec end\n",
+                     "--leon3-clock")
+    s["stat-mux"] = sections(out).get("stat-mux", [])
     mux = [line.split(",") for line in s["stat-mux"] if line.count(",") >= 5]
     pct = [float(f[4]) for f in mux if f[4].replace(".", "").isdigit()]
     ins = csv_counts(s["stat-mux"], "instructions:u")
