@@ -4,8 +4,9 @@
  * instruction sequences below (and, for cycles, from the timing model of
  * Documentation/pmu-registers.md), never read back from the model:
  * exact instruction, branch, load and store counts for known loops,
- * user/kernel filtering around traps, window traps against the trap
- * handlers' own count, the overflow interrupt through the IRQMP
+ * user/kernel filtering around traps (and the same counts from the same
+ * code when every counter counts in both modes), window traps against
+ * the trap handlers' own count, the overflow interrupt through the IRQMP
  * extended interrupt with its skid, and one PMU per CPU.
  *
  * qemu-args:
@@ -252,6 +253,28 @@ static void test_modes(void)
 	ok(kernel > 0, "kernel-only counter (SU + NU) counts the trap handlers (%u)", kernel);
 	is_u32(both, user + kernel, "a counter of both modes counts user + kernel");
 	is_u32(traps, 2 + ovf + unf, "traps: ta 1, ta 2 and the window traps");
+
+	/*
+	 * Every counter counting in both modes: then a trap, RETT or WRPSR
+	 * leaves what is pending for the next fold.  The same code counts
+	 * the same as above, where each of them folded.
+	 */
+	pmu_reset();
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCTRL(0), CTRL_EN | CTRL_SU | EV_INSN);
+	sta_asi2(PMU_EVCTRL(1), CTRL_EN | CTRL_SU | EV_TRAP);
+	sta_asi2(PMU_EVCTRL(2), CTRL_EN | CTRL_SU | EV_WIN_OVF);
+	sta_asi2(PMU_EVCTRL(3), CTRL_EN | CTRL_SU | EV_WIN_UNF);
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
+	userloop(n);
+	sta_asi2(PMU_GCTRL, 0);
+	is_u32(lda_asi2(PMU_EVCNT(0)), both,
+	       "all counters of both modes: instructions, user + kernel");
+	is_u32(lda_asi2(PMU_EVCNT(1)), traps, "all counters of both modes: traps");
+	is_u32(lda_asi2(PMU_EVCNT(2)), ovf,
+	       "all counters of both modes: window overflows");
+	is_u32(lda_asi2(PMU_EVCNT(3)), unf,
+	       "all counters of both modes: window underflows");
 }
 
 static volatile unsigned int zero;
