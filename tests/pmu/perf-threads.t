@@ -78,10 +78,13 @@ sec report-pairs; perf report -i /root/p.data -T --stdio 2>&1 | sed -n '/^# *PID
 sec record-group
 team
 echo "tids spin $spin stream $stream"
-perf record -q -e '{cycles:u,instructions:u,L1-dcache-load-misses:u}:S' -c PERIOD \
+# the threads go once perf says its counters are on (--control's ack)
+rm -f /tmp/ctl /tmp/ack; mkfifo /tmp/ctl /tmp/ack
+perf record -q -D -1 --control=fifo:/tmp/ctl,/tmp/ack \
+	-e '{cycles:u,instructions:u,L1-dcache-load-misses:u}:S' -c PERIOD \
 	-t $spin,$stream -o /root/g.data 2>&1 &
 rec=$!
-sleep 0.5
+echo enable >/tmp/ctl; read -r ack </tmp/ack; echo "perf record: $ack"
 go_and_wait
 wait $rec
 sec dump-group; perf report -i /root/g.data -D 2>&1 | grep -E 'PERF_RECORD_SAMPLE|group nr|\.\.\.\.\. id '
@@ -281,6 +284,17 @@ def main():
           f"{cyc / 6:.3f} cycles per instruction (±2 %)",
           dm and abs(mpi * 6 * M_STREAM / misses - 1) < 0.02 and abs(cpi / (cyc / 6) - 1) < 0.02,
           f"misses/instruction {mpi:.4f}, cycles/instruction {cpi:.3f}")
+    # perf record had its counters on before the threads went (its
+    # --control ack): the triggers cover each thread's whole loop
+    lo_spin = 4 * N_SPIN // PERIOD
+    hi_spin = (4 * N_SPIN + 4 * OVERHEAD) // PERIOD
+    want_stream = M_STREAM * cyc / PERIOD
+    check("leader sampling: perf record acks that its counters are on, then the threads go",
+          "perf record: ack" in s["record-group"], " | ".join(s["record-group"]))
+    check(f"leader sampling: the triggers cover each thread's loop: spin {lo_spin}..{hi_spin}, "
+          f"stream {want_stream:.1f} ± 1",
+          lo_spin <= len(spin) <= hi_spin and abs(len(stream) - want_stream) <= 1,
+          f"spin {len(spin)}, stream {len(stream)}")
     # each thread runs on its own CPU: its samples come from one ring
     # buffer, in the order they were taken
     back = [(name, i, ts[i - 1][0], ts[i][0]) for name, ts in (("spin", spin_ts), ("stream", stream_ts))
