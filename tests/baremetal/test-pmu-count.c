@@ -227,54 +227,59 @@ static void test_loops(void)
 	wr_psr(rd_psr() & ~PSR_EF);
 }
 
-static void test_modes(void)
+/*
+ * userloop(@n) with counter i programmed to @ctrl[i], all started
+ * together (programmed while GCTRL.EN is off); their counts in @cnt.
+ */
+static void userloop_counted(u32 n, const u32 *ctrl, u32 *cnt, int nr)
 {
-	u32 n = 2000, user, kernel, both, traps, ovf, unf;
+	int i;
 
-	/* Programmed while GCTRL.EN is off, so that all start together. */
 	pmu_reset();
 	sta_asi2(PMU_GCTRL, 0);
-	sta_asi2(PMU_EVCTRL(0), CTRL_EN | EV_INSN);			/* user only */
-	sta_asi2(PMU_EVCTRL(1), CTRL_EN | CTRL_SU | CTRL_NU | EV_INSN);	/* kernel only */
-	sta_asi2(PMU_EVCTRL(2), CTRL_EN | CTRL_SU | EV_INSN);		/* both */
-	sta_asi2(PMU_EVCTRL(3), CTRL_EN | CTRL_SU | EV_TRAP);
-	sta_asi2(PMU_EVCTRL(4), CTRL_EN | CTRL_SU | EV_WIN_OVF);
-	sta_asi2(PMU_EVCTRL(5), CTRL_EN | CTRL_SU | EV_WIN_UNF);
+	for (i = 0; i < nr; i++)
+		sta_asi2(PMU_EVCTRL(i), ctrl[i]);
 	sta_asi2(PMU_GCTRL, GCTRL_EN);
 	userloop(n);
 	sta_asi2(PMU_GCTRL, 0);
-	user = lda_asi2(PMU_EVCNT(0));
-	kernel = lda_asi2(PMU_EVCNT(1));
-	both = lda_asi2(PMU_EVCNT(2));
-	traps = lda_asi2(PMU_EVCNT(3));
-	ovf = lda_asi2(PMU_EVCNT(4));
-	unf = lda_asi2(PMU_EVCNT(5));
-	is_u32(user, 3 * n + 2, "user-only counter: the user loop and its ta (%u)", n);
-	ok(kernel > 0, "kernel-only counter (SU + NU) counts the trap handlers (%u)", kernel);
-	is_u32(both, user + kernel, "a counter of both modes counts user + kernel");
-	is_u32(traps, 2 + ovf + unf, "traps: ta 1, ta 2 and the window traps");
+	for (i = 0; i < nr; i++)
+		cnt[i] = lda_asi2(PMU_EVCNT(i));
+}
 
+static void test_modes(void)
+{
+	static const u32 split[6] = {
+		CTRL_EN | EV_INSN,			/* user only */
+		CTRL_EN | CTRL_SU | CTRL_NU | EV_INSN,	/* kernel only */
+		CTRL_EN | CTRL_SU | EV_INSN,		/* both */
+		CTRL_EN | CTRL_SU | EV_TRAP,
+		CTRL_EN | CTRL_SU | EV_WIN_OVF,
+		CTRL_EN | CTRL_SU | EV_WIN_UNF,
+	};
 	/*
 	 * Every counter counting in both modes: then a trap, RETT or WRPSR
 	 * leaves what is pending for the next fold.  The same code counts
-	 * the same as above, where each of them folded.
+	 * the same as with the counters split, where each of them folded.
 	 */
-	pmu_reset();
-	sta_asi2(PMU_GCTRL, 0);
-	sta_asi2(PMU_EVCTRL(0), CTRL_EN | CTRL_SU | EV_INSN);
-	sta_asi2(PMU_EVCTRL(1), CTRL_EN | CTRL_SU | EV_TRAP);
-	sta_asi2(PMU_EVCTRL(2), CTRL_EN | CTRL_SU | EV_WIN_OVF);
-	sta_asi2(PMU_EVCTRL(3), CTRL_EN | CTRL_SU | EV_WIN_UNF);
-	sta_asi2(PMU_GCTRL, GCTRL_EN);
-	userloop(n);
-	sta_asi2(PMU_GCTRL, 0);
-	is_u32(lda_asi2(PMU_EVCNT(0)), both,
-	       "all counters of both modes: instructions, user + kernel");
-	is_u32(lda_asi2(PMU_EVCNT(1)), traps, "all counters of both modes: traps");
-	is_u32(lda_asi2(PMU_EVCNT(2)), ovf,
-	       "all counters of both modes: window overflows");
-	is_u32(lda_asi2(PMU_EVCNT(3)), unf,
-	       "all counters of both modes: window underflows");
+	static const u32 alike[4] = {
+		CTRL_EN | CTRL_SU | EV_INSN,
+		CTRL_EN | CTRL_SU | EV_TRAP,
+		CTRL_EN | CTRL_SU | EV_WIN_OVF,
+		CTRL_EN | CTRL_SU | EV_WIN_UNF,
+	};
+	u32 n = 2000, c[6], a[4];
+
+	userloop_counted(n, split, c, 6);
+	is_u32(c[0], 3 * n + 2, "user-only counter: the user loop and its ta (%u)", n);
+	ok(c[1] > 0, "kernel-only counter (SU + NU) counts the trap handlers (%u)", c[1]);
+	is_u32(c[2], c[0] + c[1], "a counter of both modes counts user + kernel");
+	is_u32(c[3], 2 + c[4] + c[5], "traps: ta 1, ta 2 and the window traps");
+
+	userloop_counted(n, alike, a, 4);
+	is_u32(a[0], c[2], "all counters of both modes: instructions, user + kernel");
+	is_u32(a[1], c[3], "all counters of both modes: traps");
+	is_u32(a[2], c[4], "all counters of both modes: window overflows");
+	is_u32(a[3], c[5], "all counters of both modes: window underflows");
 }
 
 static volatile unsigned int zero;
