@@ -60,7 +60,7 @@ team() {
 		case $(cat $t/comm) in spin) spin=${t##*/};; stream) stream=${t##*/};; esac
 	done
 }
-go_and_wait() { sleep 0.3; echo go >&3; exec 3>&-; while [ -d /proc/$pid ]; do sleep 0.05; done; }
+go_and_wait() { echo go >&3; exec 3>&-; while [ -d /proc/$pid ]; do sleep 0.05; done; }
 sec cpuinfo; grep dcache /proc/cpuinfo
 sec stat-per-thread
 team
