@@ -244,9 +244,7 @@ def main():
     # some 29 s of guest time, about 7000 rotations, however busy the
     # host.  On the host's clock the run took about 0.5 s, some 130
     # rotations, and was 16 % off once under a busy host (30M iterations,
-    # about 15 rotations, were 21 % off once in a while).  One CPU: with
-    # more, Linux's boot on a LEON3's clock stalls in jitterentropy's
-    # start-up and RCU reports it (tests/pmu/driver.t).
+    # about 15 rotations, were 21 % off once in a while).
     _, out, _ = boot(tmp, 1, "w=/root/workload\nsec() { echo \"== $1\"; }\n"
                      "sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1\nsec end\n",
                      "--leon3-clock")
