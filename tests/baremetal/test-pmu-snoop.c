@@ -11,7 +11,12 @@
  *  - the cycles of a sweep are the same counted alone or beside a
  *    D-cache event, and include the miss penalties.
  *
+ * Under -icount one thread runs the CPUs in turn, and a store invalidates
+ * the other CPU's copy at once rather than through queued work (which
+ * ended the storing CPU's turn): the second run checks that path.
+ *
  * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on
+ * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on -icount shift=5,sleep=off
  */
 #include "baremetal.h"
 #include "pmu.h"
