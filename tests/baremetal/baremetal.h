@@ -46,6 +46,7 @@ typedef uint32_t u32;
 #define GPT_CTRL_RS	(1u << 1)	/* restart from reload at underflow */
 #define GPT_CTRL_LD	(1u << 2)	/* load the counter from reload now */
 #define GPT_CTRL_IE	(1u << 3)
+#define GPT_CTRL_IP	(1u << 4)	/* interrupt pending; written as 1 clears it */
 
 #define MAX_CPUS	4
 

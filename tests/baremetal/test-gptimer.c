@@ -14,7 +14,6 @@
 
 #define T		1		/* timer 0 is time_us()'s */
 #define PERIOD		20000		/* us */
-#define GPT_CTRL_IP	(1u << 4)
 
 int main(void)
 {

@@ -63,12 +63,14 @@ check "the refusal says how many bytes it needs" grep -q -- '--rng-seed: 2 bytes
 # --leon3-clock: the guest's clock advances 32 ns an instruction.  A
 # shell loop keeps the only CPU busy (no idle time), so the time perf
 # stat reports is all the instructions it counts system-wide, 32 ns each.
+busy_loop='sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done"'
+is_32ns() { awk -v x="$1" 'BEGIN { exit !(x > 31.68 && x < 32.32) }'; }	# to 1 %
 guest "--leon3-clock: perf stat -a times a busy loop" 0 --leon3-clock -- sh -c \
-	'perf stat -a -e instructions -- sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done" 2>&1'
+	"perf stat -a -e instructions -- $busy_loop 2>&1"
 ns=$(tr -d '\r' <"$T/out" | awk '/ instructions/ { gsub(",", "", $1); n = $1 }
 	/seconds time elapsed/ { s = $1 } END { if (n > 0) printf "%.3f", s * 1e9 / n }')
 check "--leon3-clock: the guest's time is its instructions times 32 ns, to 1 % ($ns ns each)" \
-	awk -v x="$ns" 'BEGIN { exit !(x > 31.68 && x < 32.32) }'
+	is_32ns "$ns"
 
 # On a LEON3's clock with more than one CPU, the kernel's crypto
 # jitterentropy start-up (gone: kernel/config/leon3.config) found no
@@ -88,14 +90,14 @@ done
 # 2 CPUs and 38 s on 4 (11 s on 1).  Measured: the idle CPU runs its
 # ticks, about 4 % of the busy one's instructions.
 guest "--leon3-clock on 2 CPUs: perf stat -a -A of a busy loop on CPU 0" 0 --leon3-clock --cpus 2 -- sh -c \
-	'perf stat -a -A -e instructions -- taskset 1 sh -c "i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done" 2>&1'
+	"perf stat -a -A -e instructions -- taskset 1 $busy_loop 2>&1"
 read -r busy idle ns < <(tr -d '\r' <"$T/out" | awk '
 	$3 == "instructions" { gsub(",", "", $2); n[$1] = $2 }
 	/seconds time elapsed/ { s = $1 }
 	END { t = n["CPU0"] + n["CPU1"]; if (t > 0) printf "%d %d %.3f\n", n["CPU0"], n["CPU1"], s * 1e9 / t }') ||
 	busy=0 idle=0 ns=0
 check "--leon3-clock on 2 CPUs: the time is both CPUs' instructions times 32 ns, to 1 % ($ns ns each)" \
-	awk -v x="$ns" 'BEGIN { exit !(x > 31.68 && x < 32.32) }'
+	is_32ns "$ns"
 check "--leon3-clock on 2 CPUs: the idle CPU runs under 10 % of the busy one's instructions ($idle of $busy)" \
 	awk -v b="$busy" -v i="$idle" 'BEGIN { exit !(b > 0 && i < b / 10) }'
 

@@ -47,10 +47,35 @@ if ! make -s -C "$kdir" M="$T/canary" ARCH=sparc CROSS_COMPILE=sparc64-linux-gnu
 	exit 1
 fi
 
+cat >"$T/common.sh" <<SH
 # lockdep's own verdict: debug_locks is 0 once it has reported anything
-cat >"$T/common.sh" <<'SH'
 debug_locks() { sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats; }
+# the kernel log's reports, a "splat: " line each, then the first whole
+# with its call trace on "trace: " lines, for the diagnosis
+splats() {
+	dmesg >/tmp/dmesg
+	grep -E '$splats' /tmp/dmesg | sed 's/^/splat: /'
+	sed -n -E '/$splats/,\$p' /tmp/dmesg | head -n 60 | sed 's/^/trace: /'
+}
 SH
+
+# kselftests_pass DESC: the kselftest run in $T/out exited 0; what failed
+kselftests_pass() {
+	check "$1" grep -qx "kselftest exit 0" "$T/out"
+	grep '^kself: not ok' "$T/out" | sed "s/^kself: not ok [0-9]* /# failed: /"
+	# what the checks printed (expected and seen values), on a failure
+	grep -qx "kselftest exit 0" "$T/out" ||
+		grep '^kself: # ' "$T/out" | sed 's/^kself: /#   /'
+}
+
+# no_splats WHAT: the kernel log in $T/out holds no report
+no_splats() {
+	if grep -q '^splat: ' "$T/out"; then
+		not_ok "$1: no lockdep, atomic-sleep, IRQ-flag or other warning: $(grep '^splat: ' "$T/out" | head -n 6 | tr '\n' '|')"
+	else
+		ok "$1: no lockdep, atomic-sleep, IRQ-flag or other warning in the kernel log"
+	fi
+}
 
 cat >"$T/run.sh" <<SH
 . /root/common.sh
@@ -77,10 +102,7 @@ echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 insmod /lib/modules/leon3_pmu.ko && ./leon3_pmu_test -r pmu.sampling_samples_per_period >/dev/null 2>&1 && echo reloaded
 rmmod leon3_pmu
-dmesg >/tmp/dmesg
-grep -E '$splats' /tmp/dmesg | sed 's/^/splat: /'
-# the first report whole, with its call trace, for the diagnosis
-sed -n -E '/$splats/,\$p' /tmp/dmesg | head -n 60 | sed 's/^/trace: /'
+splats
 echo "lockdep at the end: \$(debug_locks)"
 SH
 
@@ -94,21 +116,13 @@ for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 	is "$what: the guest finishes (no hang)" "$rc" 0
 	check "$what: lockdep is on after boot" grep -qx "lockdep at boot: 1" "$T/out"
-	check "$what: the driver's kselftests pass" grep -qx "kselftest exit 0" "$T/out"
-	grep '^kself: not ok' "$T/out" | sed "s/^kself: not ok [0-9]* /# failed: /"
-	# what the checks printed (expected and seen values), on a failure
-	grep -qx "kselftest exit 0" "$T/out" ||
-		grep '^kself: # ' "$T/out" | sed 's/^kself: /#   /'
+	kselftests_pass "$what: the driver's kselftests pass"
 	for step in "perf stat" "perf record" "perf report" "pidlog" "fuzz"; do
 		check "$what: $step exits 0" grep -qx "$step exit 0" "$T/out"
 	done
 	check "$what: the driver unloads" grep -qx unloaded "$T/out"
 	check "$what: ... and loads and samples again" grep -qx reloaded "$T/out"
-	if grep -q '^splat: ' "$T/out"; then
-		not_ok "$what: no lockdep, atomic-sleep, IRQ-flag or other warning: $(grep '^splat: ' "$T/out" | head -n 6 | tr '\n' '|')"
-	else
-		ok "$what: no lockdep, atomic-sleep, IRQ-flag or other warning in the kernel log"
-	fi
+	no_splats "$what"
 	check "$what: lockdep is still on at the end (seed $seed)" grep -qx "lockdep at the end: 1" "$T/out"
 	if [ "$rc" != 0 ] || ! grep -qx "lockdep at the end: 1" "$T/out"; then
 		# a panic's replay of the kernel log ends with the oops
@@ -129,8 +143,8 @@ cat >"$T/mux.sh" <<SH
 cd /root
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 ./leon3_pmu_test -r pmu.multiplexing_scales >/tmp/kself 2>&1; echo "kselftest exit \$?"
-grep -E '^# .*leon3_pmu_test\.c:[0-9]+:' /tmp/kself | sed 's/^/kself: /'
-dmesg | grep -E '$splats' | sed 's/^/splat: /'
+grep -E '^(not )?ok |^# .*leon3_pmu_test\.c:[0-9]+:' /tmp/kself | sed 's/^/kself: /'
+splats
 echo "lockdep at the end: \$(debug_locks)"
 SH
 what="debug kernel, 2 CPUs, a LEON3's clock"
@@ -138,13 +152,8 @@ what="debug kernel, 2 CPUs, a LEON3's clock"
 	--add "$T/leon3_pmu_test" --add "$T/common.sh" --add "$T/mux.sh" -- sh /root/mux.sh \
 	>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 is "$what: the guest finishes" "$rc" 0
-check "$what: multiplexing_scales passes" grep -qx "kselftest exit 0" "$T/out"
-grep -qx "kselftest exit 0" "$T/out" || grep '^kself: # ' "$T/out" | sed 's/^kself: /#   /'
-if grep -q '^splat: ' "$T/out"; then
-	not_ok "$what: no warning in the kernel log: $(grep '^splat: ' "$T/out" | head -n 6 | tr '\n' '|')"
-else
-	ok "$what: no lockdep, RCU-stall or other warning in the kernel log"
-fi
+kselftests_pass "$what: multiplexing_scales passes"
+no_splats "$what"
 check "$what: lockdep is still on at the end" grep -qx "lockdep at the end: 1" "$T/out"
 
 # The canaries, each in a boot of its own (lockdep stops at its first report)
@@ -153,7 +162,7 @@ canary() {
 	cat >"$T/canary.sh" <<SH
 . /root/common.sh
 insmod /root/lockdep_canary.ko bug=$bug
-dmesg | grep -E '$splats' | sed 's/^/splat: /'
+splats
 echo "lockdep at the end: \$(debug_locks)"
 SH
 	"$run" --debug-kernel --no-module --timeout 300 --cpus 2 \
