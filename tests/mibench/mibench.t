@@ -4,11 +4,13 @@
 (tests/mibench/standin, see its README): the guest runs under perf stat
 on 1 and 2 CPUs, 2 runs each, through GNU parallel; the table, CSV and
 plot; and every kind of bad input flagged, never averaged in: a program
-that does not build, a wrong output, a crash, a guest that hangs."""
+that does not build, a wrong output, a crash, a guest that hangs, a
+report in the kernel log."""
 
 import csv
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +70,12 @@ def main():
               "Segmentation fault" in table and table.count("patricia on") == 2)
         check(f"hang: dijkstra's guests are stopped after {TIMEOUT} s and reported",
               table.count(f"did not finish in {TIMEOUT} s") == 2)
+        # one report each time bf runs: 2 runs, each of its passes
+        check("kernel report: blowfish's jobs fail with the report, none of their runs kept",
+              table.count("blowfish on") == 2 and len(re.findall(
+                  r"blowfish on [12] CPU\(s\): FAILED: the kernel reported [1-9][0-9]* "
+                  r"problem\(s\), the first: \[ *[0-9.]+\] WARNING: a report of the "
+                  r"mibench stand-in \(blowfish\)", table)) == 2, table)
         check("build failure: sha is skipped with the compiler's error",
               "sha: skipped: make failed" in table)
         check("absent: susan is skipped as not in MIBENCH_DIR",
@@ -81,7 +89,7 @@ def main():
         png = open(f"{out}/mibench-small.png", "rb").read(8)
         check("plot: a PNG next to the CSV", png == b"\x89PNG\r\n\x1a\n")
         jobs = open(f"{out}/runs-small/joblog").read().splitlines()[1:]
-        check("the jobs ran through GNU parallel: 14 in its job log", len(jobs) == 14,
+        check("the jobs ran through GNU parallel: 16 in its job log", len(jobs) == 16,
               f"{len(jobs)} jobs")
 
         # mibench commands (what make bench-mibench runs): every built
