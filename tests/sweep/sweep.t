@@ -149,6 +149,24 @@ def main():
     r = sweep("plan", "--out", os.path.join(T, "o2"), "--workload", "mibench:qsort")
     check("MiBench workloads without --mibench: refused at once, saying what to give",
           r.returncode == 2 and "--mibench DIR" in r.stderr, r.stderr)
+
+    # A job whose guest kernel reported a problem keeps none of its runs,
+    # as make mibench's: the MiBench stand-in's blowfish writes a
+    # "WARNING:" line to the guest's kernel log (tests/mibench/README.md).
+    mb = os.path.join(T, "mb")
+    r = subprocess.run([os.path.join(TOP, "tools/mibench/mibench"), "build", "--tree",
+                        os.path.join(TOP, "tests/mibench/standin"), "--out", mb],
+                       capture_output=True, text=True)
+    o3 = os.path.join(T, "o3")
+    r = sweep("all", "--out", o3, "--mibench", mb, "--workload", "mibench:blowfish",
+              "--geometry", "d4kx2", "--competitors", "0", "--repeats", "2", "--jobs", jobs)
+    rows = read_csv(os.path.join(o3, "sweep.csv")) \
+        if os.path.exists(os.path.join(o3, "sweep.csv")) else []
+    check("a kernel report in the guest: both runs of the job failed with it, and the sweep "
+          "exits 1", r.returncode == 1 and len(rows) == 2 and all(
+              "the kernel reported" in x["status"] and "WARNING: a report of the mibench "
+              "stand-in (blowfish)" in x["status"] for x in rows),
+          f"exit {r.returncode}: {[x['status'] for x in rows]} {(r.stdout + r.stderr)[-400:]}")
     shutil.rmtree(T, ignore_errors=True)
 
 
