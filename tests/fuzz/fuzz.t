@@ -19,7 +19,7 @@ guest_build "$T/fuzz" "$TOP/tests/fuzz/fuzz.c" -pthread
 cat >"$T/run.sh" <<SH
 /root/fuzz $secs $seed
 echo "fuzz exit \$?"
-dmesg | grep -E 'BUG|WARNING|Oops|Unable to handle|INFO:|lockdep|possible recursive|circular locking|sleeping function|scheduling while atomic|rcu.*stall' | sed 's/^/splat: /'
+leon3-kernel-reports -p 'splat: '
 rmmod leon3_pmu
 grep -q '^leon3_pmu ' /proc/modules || echo unloaded
 SH

@@ -23,9 +23,6 @@ seed=${LEON3_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# What the kernel log must not hold
-splats='BUG:|WARNING:|Oops|Unable to handle|INFO:|DEBUG_LOCKS_WARN_ON|possible recursive|circular locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function|scheduling while atomic|raw_local_irq_restore|rcu.*stall'
-
 if [ ! -f "$ko" ]; then
 	not_ok "the driver is built for the debug kernel (make module-debug): $ko is missing"
 	exit 1
@@ -50,13 +47,10 @@ fi
 cat >"$T/common.sh" <<SH
 # lockdep's own verdict: debug_locks is 0 once it has reported anything
 debug_locks() { sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats; }
-# the kernel log's reports, a "splat: " line each, then the first whole
-# with its call trace on "trace: " lines, for the diagnosis
-splats() {
-	dmesg >/tmp/dmesg
-	grep -E '$splats' /tmp/dmesg | sed 's/^/splat: /'
-	sed -n -E '/$splats/,\$p' /tmp/dmesg | head -n 60 | sed 's/^/trace: /'
-}
+# the kernel log's reports (tools/rootfs/leon3-kernel-reports: lockdep's,
+# atomic sleep's, IRQ flags', RCU's, BUGs, warnings), a "splat: " line
+# each, then the first whole with its call trace on "trace: " lines
+splats() { leon3-kernel-reports -p 'splat: ' -t; }
 SH
 
 # kselftests_pass DESC: the kselftest run in $T/out exited 0; what failed

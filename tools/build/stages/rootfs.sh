@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest's initramfs: busybox, perf, leon3-pidlog (tools/pidlog/),
 # leon3-methods (tools/methods/), leon3-hunt-run (tools/hunt/),
+# leon3-kernel-reports (tools/rootfs/),
 # libpfm4's showevtinfo and check_events, PAPI's papi_avail,
 # papi_native_avail and papi_command_line, and /init (tools/rootfs/).
 # The leon3_pmu module is not in it: tools/leon3-run adds the one in
 # build/module at each boot, so a driver change needs no new initramfs.
 
 STAGE_DEPS="toolchain busybox perf libpfm4 papi"
-STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/pidlog/leon3-pidlog.c tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
+STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/rootfs/leon3-kernel-reports tools/pidlog/leon3-pidlog.c tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
 
 stage_host_id() {
 	dpkg-query -W cpio gzip
@@ -30,6 +31,7 @@ stage_build() {
 	"$(dep_path toolchain)/bin/$TARGET-gcc" -static -O2 -Wall -Wextra -Werror \
 		-o "$root/usr/bin/leon3-hunt-run" "$TOP/tools/hunt/leon3-hunt-run.c"
 	install -m 0755 "$TOP/tools/methods/leon3-methods" "$root/usr/bin/leon3-methods"
+	install -m 0755 "$TOP/tools/rootfs/leon3-kernel-reports" "$root/usr/bin/leon3-kernel-reports"
 	install -m 0755 "$TOP/tools/rootfs/init" "$root/init"
 	install -m 0644 "$TOP/tools/rootfs/inittab" "$root/etc/inittab"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
