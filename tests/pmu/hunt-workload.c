@@ -3,11 +3,14 @@
  * A workload whose rare slow runs have known causes, for the rare-event
  * hunt (tools/leon3-hunt, tests/pmu/hunt.t):
  *
- *   hunt-workload hash N      inserts N keys in a hash table; every 7th
+ *   hunt-workload hash N [OPTS]
+ *                             inserts N keys in a hash table; every 7th
  *                             run (a count kept in /tmp/hunt-workload.runs)
  *                             starts the table small, so that it grows
  *                             (grow() rehashes every key) several times;
- *                             with "crash", the 5th run of 7 aborts
+ *                             OPTS, a list: "crash", the 5th run of 7
+ *                             aborts; "warn", the 3rd of 7 writes a
+ *                             warning to the kernel log
  *   hunt-workload compete K B a competitor: forever, waits for a run to
  *                             count itself; when the run's number is 3
  *                             modulo K, spins of its own until that run
@@ -107,6 +110,17 @@ static long run_number(void)
 	return n;
 }
 
+/* A line as the kernel's own warnings begin, for the hunt to find */
+static void warn_kernel_log(long run)
+{
+	FILE *f = fopen("/dev/kmsg", "w");
+
+	if (!f)
+		return;
+	fprintf(f, "WARNING: hunt-workload: run %ld warns on purpose\n", run);
+	fclose(f);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -121,8 +135,12 @@ int main(int argc, char **argv)
 		long n = atol(argv[2]), k, run = run_number();
 		struct table t = { .used = 0 };
 
-		if (argc == 4 && !strcmp(argv[3], "crash") && run % 7 == 5)
+		const char *opts = argc == 4 ? argv[3] : "";
+
+		if (strstr(opts, "crash") && run % 7 == 5)
 			abort();
+		if (strstr(opts, "warn") && run % 7 == 3)
+			warn_kernel_log(run);
 		/* big enough from the start (a power of 2), but every 7th run */
 		for (t.size = 16; run % 7 && t.size < 4 * (unsigned long)n;)
 			t.size *= 2;

@@ -9,7 +9,8 @@
 # run to spin, so that those runs take more cycles of the whole system
 # but not of the program.  The report must name both causes, the
 # first by range (grow) and the second by process (competitor); and a
-# run that crashes is named and left out while the others are reported.
+# run that crashes is named and left out while the others are reported,
+# and a warning in the kernel log is put down to the run it came in.
 # The guest runs on a LEON3's clock (leon3-hunt's default), so what the
 # competitor takes of a run does not depend on the host's speed: on the
 # host's clock a faster QEMU shrank it and the test failed now and then.
@@ -85,6 +86,8 @@ def main():
           str({r: runs.get(r) for r in comp})[-1500:])
     check("... and no other run is flagged",
           set(runs) == grow | comp, str(sorted(runs)))
+    check("the guest kernel reported nothing: the report says so",
+          re.search(r"^kernel log: no report$", p.stdout, re.M), p.stdout[-800:])
     with open(os.path.join(out, "runs.csv")) as f:
         lines = f.read().splitlines()
     check(f"runs.csv: a line per run ({RUNS}) under its header",
@@ -125,13 +128,23 @@ def main():
     check("... and its growing run (6) is flagged, its extra cycles in its text",
           6 in runs and first(runs[6][2]) == "text", p.stdout[-800:])
 
-    # Bad input: a crash in one of the runs, a function that is not there
+    # Bad input: a crash in one of the runs, a warning in the kernel log,
+    # a function that is not there
     out2 = os.path.join(tmp, "out2")
-    p = hunt(tmp, out2, "--runs", "7", w, "hash", "20000", "crash")
+    p = hunt(tmp, out2, "--runs", "7", w, "hash", "20000", "crash,warn")
     check("a run that crashes (the workload's 5th, the hunt's 4th: abort) is named with "
           "its status and left out; the others are reported",
           p.returncode == 0 and "run 4: exit status 134: left out" in p.stdout and
           re.search(r"^median cycles: ", p.stdout, re.M), (p.stderr + p.stdout)[-600:])
+    rows = read_csv(os.path.join(out2, "runs.csv"))
+    check("a warning the workload's 3rd run writes to the kernel log: the report lists "
+          "it once, under the hunt's run 2 (its runs marked in the log), runs.csv counts "
+          "it for run 2 alone, and the hunt says so on stderr",
+          re.search(r"^kernel log: 1 report\(s\)\n  run 2: \[[ 0-9.]+\] WARNING: "
+                    r"hunt-workload: run 3 warns on purpose$", p.stdout, re.M) and
+          [int(x["kernel_reports"]) for x in rows] == [0, 1, 0, 0, 0, 0, 0] and
+          "the guest kernel reported 1 problem(s)" in p.stderr,
+          (p.stderr + p.stdout)[-600:] + str([x.get("kernel_reports") for x in rows]))
     p = hunt(tmp, out2, "--runs", "5", "--function", "nosuch", w, "hash", "1000")
     check("a function the program does not have: refused before anything runs",
           p.returncode == 1 and "nosuch: not a function of" in p.stderr, p.stderr[-300:])

@@ -27,6 +27,10 @@
  * the command maps it (perf's "filter LO/SIZE@FILE"): a PIE's text, a
  * shared library.  The kernel resolves those per process, so they
  * count the command's task (":pid" required) rather than the CPU.
+ *
+ * It marks the kernel log where each run begins ("leon3-hunt-run: run
+ * K") and where the last ends ("leon3-hunt-run: done"), so that a report
+ * the kernel logs (leon3-kernel-reports) can be put down to its run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -178,6 +182,28 @@ static void print_pidlog(int run, pid_t child)
 	}
 }
 
+/*
+ * Marks the kernel log: where run @run begins, or with 0 where the runs
+ * end.  At KERN_DEBUG, which the log keeps and the console does not
+ * print; a file opened for each mark, since /dev/kmsg limits the lines
+ * of one open file.  Without /dev/kmsg the runs go on unmarked.
+ */
+static void mark_log(int run)
+{
+	char line[48];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return;
+	if (run)
+		n = snprintf(line, sizeof(line), "<7>leon3-hunt-run: run %d\n", run);
+	else
+		n = snprintf(line, sizeof(line), "<7>leon3-hunt-run: done\n");
+	if (write(fd, line, n) != n)
+		fprintf(stderr, "leon3-hunt-run: /dev/kmsg: %s\n", strerror(errno));
+	close(fd);
+}
+
 static void one_run(int run, char **argv)
 {
 	int all[MAX_CPUS], prog[MAX_CPUS], rfd[MAX_RANGES][MAX_CPUS];
@@ -185,6 +211,7 @@ static void one_run(int run, char **argv)
 	pid_t child;
 	char b;
 
+	mark_log(run);
 	if (pipe(go))
 		die("pipe");
 	child = fork();
@@ -324,5 +351,6 @@ int main(int argc, char **argv)
 		ncpus = MAX_CPUS;
 	for (i = 1; i <= runs; i++)
 		one_run(i, argv + optind);
+	mark_log(0);
 	return 0;
 }
