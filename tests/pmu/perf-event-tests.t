@@ -5,8 +5,9 @@ perf_event_tests (tests/pmu/pet-standin, see its README): the build, a
 guest on 1 CPU and two on 2 at a time through GNU parallel, every
 program's verdict as the suite prints it, and every kind of trouble
 reported, never dropped: a failure, a hang, a crash, a program with no
-verdict, one that does not build; and the reasons of an expected file
-matched by verdict and CPU count."""
+verdict, one that does not build, a warning in the kernel log while a
+program ran; and the reasons of an expected file matched by verdict and
+CPU count."""
 
 import csv
 import os
@@ -35,13 +36,13 @@ def main():
         check("the stand-in tree is not written to", not os.path.exists(
             os.path.join(STANDIN, "tests/basic/pass")))
         check("progress: each directory's build, each guest",
-              "building tests/basic (1/2)" in text and "1 CPU(s), chunk 1: 3 programs" in text
-              and "2 CPU(s), chunk 0: 7 programs" in text, text[-600:])
+              "building tests/basic (1/2)" in text and "1 CPU(s), chunk 1: 4 programs" in text
+              and "2 CPU(s), chunk 0: 8 programs" in text, text[-600:])
         rows = {row["program"]: row for row in csv.DictReader(open(f"{out}/results.csv"))}
         want = {"basic/pass": "PASSED", "basic/fail": "FAILED", "basic/known": "KNOWN KERNEL BUG",
                 "basic/skip": "SKIPPED",
                 "basic/hang": "TIMEOUT", "basic/crash": "CRASHED", "basic/silent": "NO VERDICT",
-                "broken/broken": "NOT BUILT"}
+                "basic/kmsg": "PASSED + KERNEL REPORT", "broken/broken": "NOT BUILT"}
         check("every program has a row, the one that did not build too",
               sorted(rows) == sorted(want), str(sorted(rows)))
         for prog, verdict in sorted(want.items()):
@@ -63,9 +64,26 @@ def main():
               "basic/known on 1 CPU(s)" not in text)
         for prog in ("basic/hang", "basic/crash", "basic/silent", "broken/broken"):
             check(f"{prog}: reported as not explained", f"{prog} on 1 CPU(s):" in text)
-        check("the summary counts each verdict",
-              "1 CPU(s): 1 CRASHED, 1 FAILED, 1 KNOWN KERNEL BUG, 1 NO VERDICT, 1 NOT BUILT, "
-              "1 PASSED, 1 SKIPPED, 1 TIMEOUT" in text)
+        check("the summary counts each verdict, and the programs the kernel reported in",
+              "1 CPU(s): 2 PASSED, 1 CRASHED, 1 FAILED, 1 KERNEL REPORT, 1 KNOWN KERNEL BUG, "
+              "1 NO VERDICT, 1 NOT BUILT, 1 SKIPPED, 1 TIMEOUT" in text, text[-800:])
+        check("a warning in the kernel log while a program ran: not explained on 1 CPU, "
+              "with the report",
+              "basic/kmsg on 1 CPU(s): the kernel reported 1 problem(s) while it ran, the first: "
+              "[" in text and "WARNING: pet stand-in basic/kmsg warns on purpose: not explained"
+              in text, text[-800:])
+        check("... explained on 2 CPUs by the expected file's KERNEL REPORT line",
+              "basic/kmsg on 2 CPU(s)" not in text and
+              rows["basic/kmsg"]["reason"].endswith("warns on purpose, explained on 2 CPUs only"),
+              rows["basic/kmsg"]["reason"])
+        tsv = [r for c in (1, 2) for path in os.listdir(f"{out}/runs/{c}")
+               if path.endswith(".tsv")
+               for r in csv.DictReader(open(f"{out}/runs/{c}/{path}"), delimiter="\t")]
+        check("the report is the program's that wrote it alone, not the one after it, nor "
+              "the boot's: chunk-I.tsv",
+              sorted((r["program"], r["kernel reports"]) for r in tsv if r["kernel reports"] != "0")
+              == [("basic/kmsg", "1"), ("basic/kmsg", "1")],
+              str([(r["program"], r["kernel reports"]) for r in tsv]))
         md = open(f"{out}/results.md").read()
         check("results.md: a row for each program that did not pass, none for the pass",
               "| basic/fail | FAILED | FAILED | fails on purpose |" in md and
