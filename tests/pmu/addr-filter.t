@@ -9,9 +9,10 @@
 # per-function table built on them (tools/methods/).  Expected counts
 # come from tests/pmu/workload.c: work(n) is 3n + 3 instructions,
 # stream(m) 6m + 6, m loads 16 bytes apart; function and segment
-# addresses from the binary (nm, readelf).  Where ranges cover the
-# program's whole text, they must add up to the unfiltered count, every
-# event, in the same run.
+# addresses from the binary (nm, readelf), kernel ones from
+# /proc/kallsyms (patch 0041: a module's functions too).  Where ranges
+# cover the program's whole text, they must add up to the unfiltered
+# count, every event, in the same run.
 
 import os
 import re
@@ -66,6 +67,21 @@ sec stat-two; perf stat -x, -e instructions:u --filter "filter work @ $w" -e ins
 sec stat-misses; perf stat -x, -e L1-dcache-load-misses:u --filter "filter stream @ $w" -e L1-dcache-load-misses:u --filter "filter work @ $w" -e L1-dcache-loads:u --filter "filter stream @ $w" -e leon3_pmu/loads/u --filter "filter stream @ $w" -- $w mix N M 2>&1
 sec stat-kernel1; perf stat -x, -e instructions:k --filter "filter sys_getppid" -- $w ppid 1000 2>&1
 sec stat-kernel2; perf stat -x, -e instructions:k --filter "filter sys_getppid" -- $w ppid 2000 2>&1
+# A module's functions: /proc/kallsyms lists them in its symbol table's
+# order, not by address.  Every symbol at or above the module's lowest,
+# then what perf makes of a filter on each of its functions.
+lo=$(grep '\[leon3_pmu\]' /proc/kallsyms | cut -d' ' -f1 | sort | head -n 1)
+sec kallsyms; awk -v lo="$lo" '$1 "" >= lo ""' /proc/kallsyms
+sec module-filters
+for f in $(awk '$4 == "[leon3_pmu]" && $2 ~ /^[tT]$/ { print $3 }' /proc/kallsyms); do
+	echo "$f $(awk -v f="$f" '$3 == f' /proc/kallsyms | wc -l)" \
+		"$(perf stat -v -e instructions:k --filter "filter $f" -- true 2>&1 |
+		grep -E 'Address filter|Cannot determine|Multiple|failed to set' | tr '\n' ' ')"
+done
+sec handler1; perf stat -x, -e instructions:k --filter "filter leon3_pmu_handle_irq" -- perf record -q -e instructions:u -c 10007 -o /tmp/h1.data -- $w spin 1000000 2>&1; echo "exit $?"
+perf report -i /tmp/h1.data --stdio 2>&1 | grep '^# Samples'
+sec handler2; perf stat -x, -e instructions:k --filter "filter leon3_pmu_handle_irq" -- perf record -q -e instructions:u -c 10007 -o /tmp/h2.data -- $w spin 2000000 2>&1; echo "exit $?"
+perf report -i /tmp/h2.data --stdio 2>&1 | grep '^# Samples'
 sec record
 perf record -q -e instructions:u -c 10007 --filter "filter work @ $w" -o /tmp/f.data -- $w mix N M 2>&1
 perf report -i /tmp/f.data --stdio -q --sort sym 2>&1
@@ -84,6 +100,46 @@ sec methods-overlap; leon3-methods -f work,WORKLOOP -e instructions -- $w spin 1
 sec methods-empty; leon3-methods -f WORKEMPTY,work -e instructions -- $w spin 1000 2>&1; echo "exit $?"
 sec end
 """
+
+
+def module_filters(kallsyms, results):
+    """perf's filter on each function of the module: from its address to
+    the nearest symbol above it in /proc/kallsyms (lines in any order),
+    refused where no symbol is above it or the name is not unique."""
+    addrs = []
+    for line in kallsyms:
+        f = line.split()
+        if len(f) >= 3 and re.fullmatch(r"[0-9a-f]+", f[0]):
+            addrs.append((int(f[0], 16), f[2]))
+    where = {name: a for a, name in addrs}
+    out_of_order = sum(1 for (a, _), (b, _) in zip(addrs, addrs[1:]) if b < a)
+    check("/proc/kallsyms: the module's symbols are not in address order "
+          "(what the filter must cope with)", out_of_order > 0, f"{out_of_order} steps down")
+    bad, good, refused = [], 0, 0
+    for line in results:
+        m = re.match(r"^(\S+) (\d+) (.*)$", line)
+        if not m or m.group(1) not in where:
+            bad.append(line)
+            continue
+        name, copies, said = m.group(1), int(m.group(2)), m.group(3)
+        a = where[name]
+        above = [b for b, _ in addrs if b > a]
+        if copies > 1:
+            ok_ = "Multiple kernel symbols" in said
+        elif above:
+            r = re.search(r"Address filter: filter 0x([0-9a-f]+)/0x([0-9a-f]+)", said)
+            ok_ = bool(r) and "failed" not in said and \
+                (int(r.group(1), 16), int(r.group(2), 16)) == (a, min(above) - a)
+            good += ok_
+        else:
+            ok_ = f"Cannot determine size of symbol '{name}'" in said
+            refused += ok_
+        if not ok_:
+            bad.append(line)
+    check(f"a filter on each of the driver's {len(results)} functions, by name: from its "
+          "address to the nearest symbol above it in /proc/kallsyms "
+          f"({good} of them), or refused without one ({refused})",
+          results and not bad, "; ".join(bad[:4]))
 
 
 def table(lines):
@@ -158,6 +214,21 @@ def main():
     check("a kernel function (filter sys_getppid): twice the calls, twice the instructions",
           len(k1) == 1 and len(k2) == 1 and k1[0] and k1[0] >= 1000 and k2[0] == 2 * k1[0],
           f"{k1} {k2}")
+
+    module_filters(s["kallsyms"], s["module-filters"])
+    handler = []
+    for sec in ("handler1", "handler2"):
+        c = csv_counts(s[sec], "instructions:k")
+        n = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in s[sec]) if m]
+        handler.append((c[0] if len(c) == 1 else None, n[0] if len(n) == 1 else None,
+                        exit_code(s[sec])))
+    (c1, n1, e1), (c2, n2, e2) = handler
+    per = c1 // n1 if c1 and n1 else None
+    check("the driver's interrupt handler, by name (filter leon3_pmu_handle_irq, under "
+          f"perf record -c 10007): the same instructions every interrupt ({per}), "
+          "for twice the samples twice the count",
+          e1 == 0 and e2 == 0 and per and n2 >= 2 * n1 - 1 and
+          c1 == per * n1 and c2 == per * n2, str(handler))
 
     rec = [re.sub(r"\x1b\[[0-9;]*m", "", x) for x in s["record"]]   # perf's colours
     samples = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in rec) if m]
