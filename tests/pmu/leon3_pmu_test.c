@@ -241,21 +241,17 @@ struct ring_stats {
 	__u64 period_min, period_max, period_sum;
 };
 
-static void ring_scan(void *ring, size_t page, struct ring_stats *st)
+static void ring_scan(void *ring, struct ring_stats *st)
 {
-	struct perf_event_mmap_page *meta = ring;
-	char *data = (char *)ring + page;
-	__u64 head = meta->data_head, off = meta->data_tail;
-	size_t size = RING_PAGES * page;
+	struct leon3_ring r;
+	struct perf_event_header *h;
+	__u64 rec[4];	/* a header, the IP and the period */
 
-	__sync_synchronize();
 	memset(st, 0, sizeof(*st));
-	while (off < head) {
-		struct perf_event_header *h = (void *)(data + off % size);
-
+	leon3_ring_begin(&r, ring, RING_PAGES);
+	while ((h = leon3_ring_next(&r, rec, sizeof(rec)))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
-			__u64 ip = *(__u64 *)(h + 1);
-			__u64 period = *((__u64 *)(h + 1) + 1);
+			__u64 ip = rec[1], period = rec[2];
 
 			if (!st->samples || period < st->period_min)
 				st->period_min = period;
@@ -272,7 +268,6 @@ static void ring_scan(void *ring, size_t page, struct ring_stats *st)
 		} else if (h->type == PERF_RECORD_THROTTLE) {
 			st->throttled++;
 		}
-		off += h->size;
 	}
 }
 
@@ -350,7 +345,7 @@ static int sample_work(int type, __u64 period, int kernel, void (*work)(void),
 	work();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	if (read(fd, count, sizeof(*count)) == sizeof(*count)) {
-		ring_scan(ring, sysconf(_SC_PAGESIZE), st);
+		ring_scan(ring, st);
 		ret = 0;
 	}
 	close_sampler(fd, ring);
@@ -398,7 +393,7 @@ TEST_F(pmu, sampling_across_disable_enable)
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	}
 	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, sysconf(_SC_PAGESIZE), &st);
+	ring_scan(ring, &st);
 	close_sampler(fd, ring);
 	EXPECT_EQ(st.lost, 0);
 	EXPECT_EQ(st.throttled, 0);
@@ -465,7 +460,7 @@ TEST_F(pmu, sampling_new_period_takes_no_sample)
 	spin(1000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, sysconf(_SC_PAGESIZE), &st);
+	ring_scan(ring, &st);
 	close_sampler(fd, ring);
 
 	/* the samples of each period, from their number and their sum */
@@ -1058,7 +1053,7 @@ TEST_F(pmu, addr_filter_sampling)
 	leon3_loop(1000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(read(fd, &count, sizeof(count)), sizeof(count));
-	ring_scan(ring, sysconf(_SC_PAGESIZE), &st);
+	ring_scan(ring, &st);
 	/* each overflow stops the counter until the handler: a few lost */
 	EXPECT_LE(count, 3000002);
 	EXPECT_GE(count, 3000002 - 2 * st.samples);

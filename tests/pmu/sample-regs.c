@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "leon3_pmu_user.h"
+
 /* The register numbers of arch/sparc/include/uapi/asm/perf_regs.h */
 enum { G0, G1, G2, G3, G4, G5, G6, G7, O0, O1, O2, O3, O4, O5, O6, O7,
 	PC, NPC, PSR, Y, NREGS };
@@ -119,49 +121,34 @@ struct sample {
 	uint64_t intr_abi, intr[NREGS];
 };
 
-/* Take @n bytes at @off of the ring's data, wrapping around */
-static void ring_copy(void *dst, const char *data, size_t size, uint64_t off,
-		      size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		((char *)dst)[i] = data[(off + i) % size];
-}
-
 /* Read the ring's samples into @s (at most @max): how many, or -1 */
 static int read_samples(void *ring, struct sample *s, int max)
 {
-	struct perf_event_mmap_page *meta = ring;
-	size_t page = sysconf(_SC_PAGESIZE), size = RING_PAGES * page;
-	const char *data = (char *)ring + page;
-	uint64_t head = meta->data_head, off = meta->data_tail;
+	static uint64_t rec[65536 / 8];	/* the largest record there can be */
+	struct perf_event_header *h;
+	struct leon3_ring r;
 	int n = 0;
 
-	__sync_synchronize();
-	while (off < head) {
-		struct perf_event_header h;
-		uint64_t p;
+	leon3_ring_begin(&r, ring, RING_PAGES);
+	while ((h = leon3_ring_next(&r, rec, sizeof(rec)))) {
+		const char *p = (const char *)(h + 1);
+		struct sample *x = &s[n];
 
-		ring_copy(&h, data, size, off, sizeof(h));
-		p = off + sizeof(h);
-		if (h.type == PERF_RECORD_SAMPLE && n < max) {
-			struct sample *x = &s[n++];
-
-			ring_copy(&x->ip, data, size, p, 8);
-			ring_copy(&x->user_abi, data, size, p + 8, 8);
-			ring_copy(x->user, data, size, p + 16, sizeof(x->user));
-			p += 16 + sizeof(x->user);
-			ring_copy(&x->stack_size, data, size, p, 8);
-			ring_copy(x->stack, data, size, p + 8, sizeof(x->stack));
-			p += 8 + x->stack_size;
-			ring_copy(&x->dyn_size, data, size, p, 8);
-			ring_copy(&x->intr_abi, data, size, p + 8, 8);
-			ring_copy(x->intr, data, size, p + 16, sizeof(x->intr));
-			if (x->stack_size != STACK_DUMP)
-				return -1;
-		}
-		off += h.size;
+		if (h->type != PERF_RECORD_SAMPLE || n == max)
+			continue;
+		n++;
+		memcpy(&x->ip, p, 8);
+		memcpy(&x->user_abi, p + 8, 8);
+		memcpy(x->user, p + 16, sizeof(x->user));
+		p += 16 + sizeof(x->user);
+		memcpy(&x->stack_size, p, 8);
+		memcpy(x->stack, p + 8, sizeof(x->stack));
+		p += 8 + x->stack_size;
+		memcpy(&x->dyn_size, p, 8);
+		memcpy(&x->intr_abi, p + 8, 8);
+		memcpy(x->intr, p + 16, sizeof(x->intr));
+		if (x->stack_size != STACK_DUMP)
+			return -1;
 	}
 	return n;
 }

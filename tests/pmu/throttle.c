@@ -100,20 +100,15 @@ int main(int argc, char **argv)
 		ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
 
 	for (i = 0; i < EVENTS; i++) {
-		unsigned char *data = (unsigned char *)page[i] + getpagesize();
-		unsigned long long head = page[i]->data_head, off;
+		struct perf_event_header *h, rec;
+		struct leon3_ring r;
 		long samples = 0, throttle = 0, unthrottle = 0, lost = 0;
 		long long count = -1;
 
-		__sync_synchronize();	/* read data_head before the data */
 		if (read(fds[i], &count, sizeof(count)) != sizeof(count))
 			return 1;
-		for (off = 0; off < head; ) {
-			size_t at = off % (BUF_PAGES * getpagesize());
-			struct perf_event_header *h = (void *)(data + at);
-
-			if (!h->size)
-				break;
+		leon3_ring_begin(&r, page[i], BUF_PAGES);
+		while ((h = leon3_ring_next(&r, &rec, sizeof(rec)))) {
 			if (h->type == PERF_RECORD_SAMPLE)
 				samples++;
 			else if (h->type == PERF_RECORD_THROTTLE)
@@ -122,7 +117,6 @@ int main(int argc, char **argv)
 				unthrottle++;
 			else if (h->type == PERF_RECORD_LOST)
 				lost++;
-			off += h->size;
 		}
 		printf("event %d period %ld count %lld samples %ld signals %d pollin %d "
 		       "throttle %ld unthrottle %ld lost %ld\n", i, (long)PERIOD * (i + 1),
