@@ -94,6 +94,10 @@ sec methods; leon3-methods -f work,stream,outer -o /tmp/m.csv -- $w mix N M 2>&1
 cat /tmp/m.csv
 sec methods-top; leon3-methods -t 2 -e instructions,cycles -- $w mix N M 2>&1; echo "exit $?"
 ADDUP
+sec methods-kernel; leon3-methods -k -f sys_getppid -e instructions,cycles -- $w ppid 1000 2>&1; echo "exit $?"
+sec methods-handler; leon3-methods -k -f leon3_pmu_handle_irq -e instructions -- perf record -q -e instructions:u -c 10007 -o /tmp/m.data -- $w spin 1000000 2>&1; echo "exit $?"
+perf report -i /tmp/m.data --stdio 2>&1 | grep '^# Samples'
+sec methods-ktop; leon3-methods -k -t 3 -e instructions -- $w ppid 20000 2>&1; echo "exit $?"
 sec methods-bad; leon3-methods -f nosuch,work -- $w spin 1000 2>&1; echo "exit $?"
 sec methods-fails; leon3-methods -f work -- $w bogus 2>&1; echo "exit $?"
 sec methods-overlap; leon3-methods -f work,WORKLOOP -e instructions -- $w spin 1000 2>&1; echo "exit $?"
@@ -277,6 +281,32 @@ def main():
               "in one run: the rest is 0",
               rows.get("(rest)", [None])[0] == "0" and runs and
               int(rows["(total)"][0]) > 0, " | ".join(s[f"addup-{e}"][-4:]))
+
+    rows = table(s["methods-kernel"])
+    k1 = csv_counts(s["stat-kernel1"], "instructions:k")
+    check(f"leon3-methods -k: sys_getppid's instructions in 1000 calls, as perf stat "
+          f"--filter counts them ({k1}), and the rest is the total minus them",
+          k1 and rows.get("sys_getppid", [None])[0] == str(k1[0]) and
+          int(rows["(rest)"][0]) == int(rows["(total)"][0]) - k1[0] and
+          exit_code(s["methods-kernel"]) == 0, " | ".join(s["methods-kernel"][-5:]))
+    rows = table(s["methods-handler"])
+    n = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in s["methods-handler"])
+         if m]
+    got = int(rows.get("leon3_pmu_handle_irq", ["0"])[0])
+    check("leon3-methods -k on a module's function, the interrupt handler under perf record: "
+          f"the same instructions every interrupt ({got // n[0] if n else None}; "
+          f"{per} with one counter fewer running)",
+          n and n[0] >= 300 and got and got % n[0] == 0 and per and got // n[0] >= per and
+          exit_code(s["methods-handler"]) == 0, " | ".join(s["methods-handler"][-5:]))
+    rows = table(s["methods-ktop"])
+    funcs = [r for r in rows if r not in ("(total)", "(rest)")]
+    check("leon3-methods -k -t 3: the 3 kernel functions with the most cycles in 20000 "
+          "getppid() calls, the first run once a call at least, and they and the rest "
+          "add up to the total",
+          len(funcs) == 3 and int(rows[funcs[0]][0]) >= 20000 and
+          sum(int(rows[f][0]) for f in funcs) + int(rows["(rest)"][0]) ==
+          int(rows["(total)"][0]) and exit_code(s["methods-ktop"]) == 0,
+          " | ".join(s["methods-ktop"][-6:]))
 
     text = "\n".join(s["methods-bad"])
     check("leon3-methods: a function perf cannot find is left out, with perf's reason, "
