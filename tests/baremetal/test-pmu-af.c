@@ -301,6 +301,52 @@ static void test_traps(void)
 	all_off();
 }
 
+/*
+ * Ranges that change and come back, as perf's multiplexing makes them:
+ * QEMU keeps the blocks cut for each set of ranges a processor has had
+ * (32 of them) and flushes them all when a new set finds no room.  Each
+ * run must count with the ranges it runs under, whichever blocks serve.
+ * @loop: the counter (1 or 2) whose range is the loop body; the other
+ * one's is the 3 instructions after the loop.  Counter 3's is on data.
+ */
+static void run_set(u32 n, int loop, const char *data, const char *what)
+{
+	const char *after = af_last + 4, *after_end = af_last + 12;
+
+	count_in(loop, EV_INSN, af_body, af_last);
+	count_in(3 - loop, EV_INSN, after, after_end);
+	count_in(3, EV_INSN, data, data + 60);
+	ranged(PMU_GCTRL, GCTRL_EN, n);
+	is_u32(counter(loop), 3 * n, "%s: counter %d, on the loop, its %u", what, loop, 3 * n);
+	is_u32(counter(3 - loop), 3, "%s: counter %d, after the loop, 3", what, 3 - loop);
+	is_u32(counter(3), 0, "%s: counter 3, on data, nothing", what);
+	all_off();
+}
+
+static void test_range_sets(void)
+{
+	const char *data = (const char *)array;
+	u32 k, wrong = 0;
+
+	sta_asi2(PMU_GCTRL, 0);
+	run_set(400, 1, data, "set A");
+	run_set(401, 2, data, "set B, A's ranges swapped");
+	run_set(402, 1, data, "set A again");
+	/* 40 new sets: past the 32 QEMU keeps, so it flushes and starts again */
+	for (k = 1; k <= 40; k++) {
+		count_in(1, EV_INSN, af_body, af_last);
+		count_in(2, EV_INSN, af_last + 4, af_last + 12);
+		count_in(3, EV_INSN, data + 64 * k, data + 64 * k + 60);
+		ranged(PMU_GCTRL, GCTRL_EN, 300 + k);
+		if (counter(1) != 3 * (300 + k) || counter(2) != 3 || counter(3))
+			wrong++;
+		all_off();
+	}
+	is_u32(wrong, 0, "40 new sets of ranges, one after another: none counts wrong");
+	run_set(403, 2, data, "set B after them");
+	run_set(404, 1, data, "set A after them");
+}
+
 int main(void)
 {
 	u32 dcfg = lda_asi2(ASI2_DCFG);
@@ -316,6 +362,7 @@ int main(void)
 	test_loads();
 	test_stores();
 	test_traps();
+	test_range_sets();
 	sta_asi2(ASI2_CCTRL, 0);
 	return 0;
 }
