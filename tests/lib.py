@@ -196,6 +196,11 @@ def csv_counts(lines, event):
     return vals
 
 
+def report_samples(lines):
+    """The counts of perf report's "# Samples: N" lines."""
+    return [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in lines) if m]
+
+
 def symbol_chains(lines):
     """perf script -F ip,sym call chains: lists of (ip, symbol name)."""
     out, cur = [], []

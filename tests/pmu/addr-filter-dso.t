@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (TOP, CC, ok, not_ok, check, guest_sections, csv_counts,  # noqa: E402
-                 exit_code, function_symbols)
+                 exit_code, function_symbols, report_samples)
 
 N, M = 1000000, 500000
 SYSROOT = os.path.join(TOP, "build/toolchain/sparc-leon3-linux-gnu/sysroot/lib")
@@ -122,7 +122,7 @@ def main():
           f"{2 * (3 * N + 3)} and {want}", got == [2 * (3 * N + 3), want], str(got))
 
     rec = [re.sub(r"\x1b\[[0-9;]*m", "", x) for x in s["record"]]   # perf's colours
-    samples = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in rec) if m]
+    samples = report_samples(rec)
     rows = [x.split()[1:] for x in rec if re.match(r"^\s+[0-9.]+%", x)]
     check(f"perf record --filter 'filter dso_work @ libdsowork.so': {(3 * M + 3) // PERIOD} "
           "samples", samples == [(3 * M + 3) // PERIOD], str(rec[-4:]))

@@ -22,7 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (ok, not_ok, check, build_workload, guest_sections, csv_counts,  # noqa: E402
-                 exit_code, function_symbols)
+                 exit_code, function_symbols, report_samples)
 
 N, M = 1000000, 100000
 WORK, STREAM = 3 * N + 3, 6 * M + 6
@@ -263,7 +263,7 @@ def main():
     handler = []
     for sec in ("handler1", "handler2"):
         c = csv_counts(s[sec], "instructions:k")
-        n = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in s[sec]) if m]
+        n = report_samples(s[sec])
         handler.append((c[0] if len(c) == 1 else None, n[0] if len(n) == 1 else None,
                         exit_code(s[sec])))
     (c1, n1, e1), (c2, n2, e2) = handler
@@ -275,7 +275,7 @@ def main():
           c1 == per * n1 and c2 == per * n2, str(handler))
 
     rec = [re.sub(r"\x1b\[[0-9;]*m", "", x) for x in s["record"]]   # perf's colours
-    samples = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in rec) if m]
+    samples = report_samples(rec)
     syms = [x.split()[-1] for x in rec if re.match(r"^\s+[0-9.]+%", x)]
     check(f"perf record --filter work: {WORK // 10007} samples of work()'s instructions",
           samples == [WORK // 10007], str(rec[-4:]))
@@ -330,8 +330,7 @@ def main():
           int(rows["(rest)"][0]) == int(rows["(total)"][0]) - k1[0] and
           exit_code(s["methods-kernel"]) == 0, " | ".join(s["methods-kernel"][-5:]))
     rows = table(s["methods-handler"])
-    n = [int(m.group(1)) for m in (re.match(r"^# Samples: (\d+)", x) for x in s["methods-handler"])
-         if m]
+    n = report_samples(s["methods-handler"])
     got = int(rows.get("leon3_pmu_handle_irq", ["0"])[0])
     check("leon3-methods -k on a module's function, the interrupt handler under perf record: "
           f"the same instructions every interrupt ({got // n[0] if n else None}; "
