@@ -12,11 +12,14 @@
  *  - bypass-ASI loads are bus reads, not cache accesses;
  *  - code of a known number of lines: one I-cache miss per line, then
  *    none; one I-cache access per instruction;
- *  - a disabled D-cache sees no accesses.
+ *  - a disabled D-cache sees no accesses;
+ *  - a counter that overflows on a miss inside a translated block
+ *    interrupts, also under -icount.
  *
  * qemu-args:
  * qemu-args: -cpu LEON3,dcache-ways=4,dcache-way-kib=1,dcache-line=32,icache-ways=2,icache-way-kib=2,icache-line=16
  * qemu-args: -cpu LEON3,dcache-ways=1,dcache-way-kib=8,dcache-repl=lrr
+ * qemu-args: -icount shift=5,sleep=off
  */
 #include "baremetal.h"
 #include "pmu.h"
@@ -30,6 +33,9 @@
 #define EV_BUSREAD	0x88
 #define EV_BUSWRITE	0x89
 #define EV_INSN		0x11
+
+#define PMU_IRQLINE	0x104
+#define EIRQ		14
 
 #define CCTRL_ICS_ON	3u
 #define CCTRL_DCS_ON	(3u << 2)
@@ -185,6 +191,57 @@ static void test_icache(void)
 	sta_asi2(PMU_GCTRL, 0);
 }
 
+static volatile u32 irq_calls, irq_ovf, irq_cnt;
+
+void irq_handler(unsigned int level)
+{
+	if (level != EIRQ) {
+		ok(0, "unexpected interrupt %u", level);
+		return;
+	}
+	irq_calls++;
+	(void)mmio_read32(IRQMP_EXTACK(0));
+	irq_ovf = lda_asi2(PMU_OVF);
+	irq_cnt = lda_asi2(PMU_EVCNT(0));
+}
+
+/*
+ * A counter one event before its wrap, with its interrupt enabled,
+ * overflows on the first miss after the caches are flushed: for the
+ * D-cache a load between nops, for the I-cache the first line of the
+ * block after the store that enables the PMU.  The model sees both in a
+ * helper inside a translated block, so that the interrupt is raised
+ * there: under -icount (a qemu-args line) QEMU aborted on that ("Raised
+ * interrupt while not in I/O function") until the model raised it when
+ * the block ended, where the CPU takes it in any case.
+ */
+static void overflow_in_block(u32 event, const char *what)
+{
+	u32 line = lda_asi2(PMU_IRQLINE), v, i;
+
+	irq_calls = 0;
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_EVCNT(0), 0xffffffffu);
+	sta_asi2(PMU_EVCTRL(0), CTRL_EN | CTRL_SU | CTRL_IRQEN | event);
+	mmio_write32(IRQMP_MASK(0), (1u << line) | (1u << EIRQ));
+	flush_dcache();
+	flush_icache();
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
+	set_pil(0);
+	asm volatile("nop\n\tnop\n\tld [%1], %0\n\tnop\n\tnop\n"
+		     : "=r" (v) : "r" (array + 4096) : "memory");
+	for (i = 0; i < 1000 && !irq_calls; i++)
+		;
+	set_pil(15);
+	mmio_write32(IRQMP_MASK(0), 0);
+	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
+	sta_asi2(PMU_EVCTRL(0), 0);
+
+	is_u32(irq_calls, 1, "%s miss inside a block: one overflow interrupt", what);
+	is_u32(irq_ovf, OVF_IRQ | OVF_EV(0), "%s miss inside a block: OVF shows counter 0 and the IRQ", what);
+	is_u32(irq_cnt, 0, "%s miss inside a block: the counter stopped at the wrap", what);
+}
+
 int main(void)
 {
 	u32 dcfg = lda_asi2(ASI2_DCFG);
@@ -202,5 +259,7 @@ int main(void)
 	test_dcache_writes();
 	test_bypass();
 	test_icache();
+	overflow_in_block(EV_DRMISS, "D-cache");
+	overflow_in_block(EV_IMISS, "I-cache");
 	return 0;
 }
