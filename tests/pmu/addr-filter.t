@@ -98,6 +98,13 @@ sec methods-kernel; leon3-methods -k -f sys_getppid -e instructions,cycles -- $w
 sec methods-handler; leon3-methods -k -f leon3_pmu_handle_irq -e instructions -- perf record -q -e instructions:u -c 10007 -o /tmp/m.data -- $w spin 1000000 2>&1; echo "exit $?"
 perf report -i /tmp/m.data --stdio 2>&1 | grep '^# Samples'
 sec methods-ktop; leon3-methods -k -t 3 -e instructions -- $w ppid 20000 2>&1; echo "exit $?"
+sec methods-bisect; leon3-methods -k -b 25000 -e instructions -- $w ppid 5000 2>&1; echo "exit $?"
+sec methods-bisect-user; leon3-methods -b 100 -- $w ppid 10 2>&1; echo "exit $?"
+k=$(cat /proc/sys/kernel/kptr_restrict)
+echo 2 >/proc/sys/kernel/kptr_restrict
+sec methods-bisect-hidden; leon3-methods -k -b 100 -- $w ppid 10 2>&1; echo "exit $?"
+echo "$k" >/proc/sys/kernel/kptr_restrict
+sec methods-shared; leon3-methods -k -f sys_getppid -e instructions -- perf stat -x, -o /dev/null -e instructions:u -e instructions:u -e instructions:u -e instructions:u -e instructions:u -- $w ppid 1000 2>&1; echo "exit $?"
 sec methods-bad; leon3-methods -f nosuch,work -- $w spin 1000 2>&1; echo "exit $?"
 sec methods-fails; leon3-methods -f work -- $w bogus 2>&1; echo "exit $?"
 sec methods-overlap; leon3-methods -f work,WORKLOOP -e instructions -- $w spin 1000 2>&1; echo "exit $?"
@@ -346,6 +353,37 @@ def main():
           sum(int(rows[f][0]) for f in funcs) + int(rows["(rest)"][0]) ==
           int(rows["(total)"][0]) and exit_code(s["methods-ktop"]) == 0,
           " | ".join(s["methods-ktop"][-6:]))
+
+    rows = table(s["methods-bisect"])
+    funcs = [r for r in rows if r not in ("(total)", "(rest)")]
+    counts = [int(rows[f][0]) for f in funcs if rows[f][0].isdigit()]
+    check(f"leon3-methods -k -b 25000: the kernel functions that run 25000 instructions "
+          f"or more in 5000 getppid() calls, found by splitting ranges of the kernel's text: "
+          f"sys_getppid among them with its {5 * k1[0] if k1 else None} (5 x perf stat "
+          f"--filter's count for 1000 calls), each at least 25000, and they and the rest "
+          f"add up to the total ({len(funcs)} functions)",
+          k1 and rows.get("sys_getppid", [None])[0] == str(5 * k1[0]) and
+          len(counts) == len(funcs) and min(counts) >= 25000 and
+          sum(counts) + int(rows["(rest)"][0]) == int(rows["(total)"][0]) and
+          exit_code(s["methods-bisect"]) == 0, " | ".join(s["methods-bisect"][-8:]))
+    text = "\n".join(s["methods-bisect-user"])
+    check("leon3-methods -b without -k: refused, it finds kernel functions",
+          "-b finds kernel functions: it needs -k" in text and
+          exit_code(s["methods-bisect-user"]) == 1, text[-300:])
+    text = "\n".join(s["methods-bisect-hidden"])
+    check("leon3-methods -k -b with the kernel's addresses hidden (kptr_restrict 2): "
+          "refused, nothing measured",
+          "-b needs the kernel's symbol addresses in /proc/kallsyms" in text and
+          exit_code(s["methods-bisect-hidden"]) == 1, text[-300:])
+
+    text = "\n".join(s["methods-shared"])
+    rows = table(s["methods-shared"])
+    check("leon3-methods: counts that perf stat scaled (the program's own five events "
+          "share the counters) are left out and named, not shown as counts: here every "
+          "count of the one run, so nothing is measured",
+          re.search(r"did not count every event exactly; left out .*instructions sys_getppid "
+                    r"shared:[0-9.]+%", text) and "no run counted anything" in text and
+          "sys_getppid" not in rows and exit_code(s["methods-shared"]) == 1, text[-400:])
 
     text = "\n".join(s["methods-bad"])
     check("leon3-methods: a function perf cannot find is left out, with perf's reason, "
