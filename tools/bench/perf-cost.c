@@ -9,6 +9,12 @@
  *                            iterations with a user-only sampling event
  *                            of PERIOD instructions, minus those without
  *                            it, per sample (best of 3)
+ *   perf-cost sample N PERIOD
+ *                            N iterations under a user-only sampling
+ *                            event of PERIOD cycles (the cycle counter,
+ *                            so that the six others stay free to count
+ *                            the interrupts' functions), then
+ *                            "samples S"
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -118,6 +124,21 @@ int main(int argc, char **argv)
 		       (unsigned long long)s1, best_i, best_c);
 		return 0;
 	}
-	fprintf(stderr, "usage: perf-cost spin N | irq N PERIOD\n");
+	if (argc == 4 && !strcmp(argv[1], "sample")) {
+		uint64_t period = strtoull(argv[3], NULL, 0);
+		int fs = open_ev(PERF_COUNT_HW_CPU_CYCLES, 0, period);
+		size_t len = 17 * sysconf(_SC_PAGESIZE);
+		void *ring;
+
+		ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fs, 0);
+		if (fs < 0 || ring == MAP_FAILED) {
+			perror("perf-cost: perf_event_open");
+			return 1;
+		}
+		spin(atol(argv[2]));
+		printf("samples %llu\n", (unsigned long long)(rd(fs) / period));
+		return 0;
+	}
+	fprintf(stderr, "usage: perf-cost spin N | irq N PERIOD | sample N PERIOD\n");
 	return 2;
 }
