@@ -43,7 +43,7 @@ help:
 	@echo '  make bench-qemu-parts  what each part of the model costs (D-cache, I-cache, static counts),'
 	@echo '                       on a QEMU that can leave them out: the qemu-parts stage (ROUNDS=7)'
 	@echo '  make bench-perf      what perf stat costs a guest workload, one PMU interrupt and where its'
-	@echo '                       kernel instructions go, function by function (ROUNDS=7; 25 minutes)'
+	@echo '                       kernel instructions go, function by function (ROUNDS=7; about 15 minutes)'
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
 	@echo '  make bench-mibench MIBENCH_DIR=DIR  what counting costs MiBench programs in a Linux guest:'
 	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here;'
