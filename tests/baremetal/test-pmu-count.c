@@ -7,10 +7,13 @@
  * user/kernel filtering around traps (and the same counts from the same
  * code when every counter counts in both modes), window traps against
  * the trap handlers' own count, the overflow interrupt through the IRQMP
- * extended interrupt with its skid, and one PMU per CPU.
+ * extended interrupt with its skid, and one PMU per CPU.  Under -icount
+ * with two CPUs QEMU cuts blocks wherever a CPU's turn ends: the counts
+ * must not change.
  *
  * qemu-args:
  * qemu-args: -smp 2
+ * qemu-args: -smp 2 -icount shift=5,sleep=off
  */
 #include "baremetal.h"
 #include "pmu.h"
