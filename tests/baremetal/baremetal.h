@@ -35,6 +35,7 @@ typedef uint32_t u32;
 #define IRQMP_MASK(cpu)	(IRQMP_BASE + 0x40 + 4 * (cpu))
 #define IRQMP_FORCE(cpu) (IRQMP_BASE + 0x80 + 4 * (cpu))
 #define IRQMP_EXTACK(cpu) (IRQMP_BASE + 0xc0 + 4 * (cpu))
+#define EIRQ		14	/* leon3_generic forwards extended interrupts on it */
 
 #define GPTIMER_BASE	0x80000300	/* timer 0 on IRQ 6, timer 1 on IRQ 7 */
 #define GPT_SCALER	(GPTIMER_BASE + 0x00)

@@ -10,7 +10,6 @@
  */
 #include "baremetal.h"
 
-#define EIRQ		14
 #define EXT_BITS	0xffff0000u
 
 int main(void)

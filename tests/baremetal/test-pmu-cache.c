@@ -34,9 +34,6 @@
 #define EV_BUSWRITE	0x89
 #define EV_INSN		0x11
 
-#define PMU_IRQLINE	0x104
-#define EIRQ		14
-
 #define CCTRL_ICS_ON	3u
 #define CCTRL_DCS_ON	(3u << 2)
 

@@ -32,8 +32,6 @@
 #define EV_TRAP		0x86
 #define EV_TAKEN	0x87
 
-#define PMU_IRQLINE	0x104
-#define EIRQ		14
 #define PSR_EF		0x00001000
 
 /*

@@ -12,7 +12,6 @@
 #include "baremetal.h"
 #include "pmu.h"
 
-#define EIRQ		14
 #define ROUNDS		40
 
 static u32 lfsr = 0xace1u;

@@ -12,8 +12,6 @@
 #include "baremetal.h"
 #include "pmu.h"
 
-#define EIRQ		14
-#define PMU_IRQLINE	0x104
 #define RUN_US		3000000u	/* long enough to migrate during it */
 
 /* spin_until(): loops.S, 6k - 1 instructions and k loads for k iterations */
