@@ -58,9 +58,10 @@
  * event that counts in the kernel counts its own interrupts, and six of
  * them with a short period keep a CPU in the handler, a storm that only
  * perf's throttling slows (freq mode starts every event at period 1).
- * A user-only event leaves its task that many user events per interrupt.
+ * A user-only event leaves its task that many user events per interrupt
+ * (the perf_events selftests sample every 1000 user instructions).
  */
-#define LEON3_PMU_MIN_PERIOD		10000
+#define LEON3_PMU_MIN_PERIOD		1000
 #define LEON3_PMU_MIN_KERNEL_PERIOD	100000
 
 /*
@@ -278,14 +279,24 @@ static bool leon3_pmu_group_fits(struct perf_event *event)
 	return counters - min(cycles, 1) <= LEON3_PMU_COUNTERS - 1;
 }
 
-/*
- * A shorter sampling period is raised to this; the samples report the
- * period used (last_period), so that perf's totals stay right.
- */
 static s64 leon3_pmu_min_period(struct hw_perf_event *hwc)
 {
 	return hwc->config & CTRL_SU ? LEON3_PMU_MIN_KERNEL_PERIOD :
 				       LEON3_PMU_MIN_PERIOD;
+}
+
+/*
+ * A fixed period shorter than the minimum is refused, as x86 refuses
+ * one below its limit_period: perf record -c does not sample the
+ * period, so a raised one would leave perf report's counts short by
+ * the factor.  Frequency mode samples the period it uses, and a short
+ * one is raised (leon3_pmu_set_period()).
+ */
+static int leon3_pmu_check_period(struct perf_event *event, u64 value)
+{
+	if (!event->attr.freq && value < leon3_pmu_min_period(&event->hw))
+		return -EINVAL;
+	return 0;
 }
 
 static int leon3_pmu_event_init(struct perf_event *event)
@@ -346,6 +357,8 @@ static int leon3_pmu_event_init(struct perf_event *event)
 		hwc->sample_period = LEON3_PMU_MAX_PERIOD >> 1;
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
+	} else if (leon3_pmu_check_period(event, hwc->sample_period)) {
+		return -EINVAL;
 	} else if (hwc->sample_period < leon3_pmu_min_period(hwc)) {
 		hwc->sample_period = leon3_pmu_min_period(hwc);
 		hwc->last_period = hwc->sample_period;
@@ -391,7 +404,7 @@ static bool leon3_pmu_set_period(struct perf_event *event)
 	s64 period = hwc->sample_period;
 	bool ended = false;
 
-	/* freq mode and PERF_EVENT_IOC_PERIOD change it: raise it here too. */
+	/* Frequency mode changes it: raise it here too. */
 	period = max(period, leon3_pmu_min_period(hwc));
 
 	if (unlikely(left <= -period)) {
@@ -799,6 +812,10 @@ PMU_EVENT_ATTR(counters, leon3_cap_counters, LEON3_PMU_COUNTERS - 1,
 PMU_EVENT_ATTR(cycle_counter, leon3_cap_cycle_counter, 1, leon3_cap_show);
 PMU_EVENT_ATTR(counter_bits, leon3_cap_counter_bits, LEON3_PMU_COUNTER_BITS,
 	       leon3_cap_show);
+PMU_EVENT_ATTR(min_period, leon3_cap_min_period, LEON3_PMU_MIN_PERIOD,
+	       leon3_cap_show);
+PMU_EVENT_ATTR(min_kernel_period, leon3_cap_min_kernel_period,
+	       LEON3_PMU_MIN_KERNEL_PERIOD, leon3_cap_show);
 PMU_EVENT_ATTR(dcache_shadow0, leon3_cap_dcache_shadow0, 0,
 	       leon3_cap_shadow_show);
 PMU_EVENT_ATTR(dcache_shadow1, leon3_cap_dcache_shadow1, 1,
@@ -812,6 +829,8 @@ static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_counters.attr.attr,
 	&leon3_cap_cycle_counter.attr.attr,
 	&leon3_cap_counter_bits.attr.attr,
+	&leon3_cap_min_period.attr.attr,
+	&leon3_cap_min_kernel_period.attr.attr,
 	&leon3_cap_dcache_shadow0.attr.attr,
 	&leon3_cap_dcache_shadow1.attr.attr,
 	&leon3_cap_dcache_shadow2.attr.attr,
@@ -879,6 +898,7 @@ static struct pmu leon3_pmu = {
 	.start		= leon3_pmu_start,
 	.stop		= leon3_pmu_stop,
 	.read		= leon3_pmu_read,
+	.check_period	= leon3_pmu_check_period,
 	.addr_filters_validate	= leon3_pmu_addr_filters_validate,
 	.addr_filters_sync	= leon3_pmu_addr_filters_sync,
 };
