@@ -76,6 +76,29 @@ leon3-pidlog -n 3 -- sh -c 'taskset 2 /root/workload spin 30000000 & echo "A $!"
 sec end
 """
 
+# The boot on a LEON3's clock: multiplexing, and sampling on a miss event
+# and on cycles (work() and stream() of tests/pmu/workload.c's mix)
+N_WORK, M_STREAM = 3000000, 1000000
+MISS_PERIOD, CYCLE_PERIOD = 1009, 100003
+CLOCK_GUEST = r"""
+w=/root/workload
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+sec() { echo "== $1"; }
+sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1
+for ev in miss:leon3_pmu/dcache_read_miss/u:MISS_PERIOD cycles:cycles:u:CYCLE_PERIOD; do
+name=${ev%%:*}; period=${ev##*:}; ev=${ev#*:}; ev=${ev%:*}
+sec record-$name
+perf record -q -e $ev -c $period -o /tmp/$name.data -- $w mix N_WORK M_STREAM 2>&1 >/dev/null
+echo "exit $?"
+perf report -i /tmp/$name.data --stdio 2>&1 | grep -E '^# (Samples|Event count)'
+perf script -i /tmp/$name.data -F ip,sym 2>&1 | awk '{ print $2 }' | sort | uniq -c
+done
+sec record-short
+perf record -q -e leon3_pmu/dcache_read_miss/u -c 999 -o /tmp/short.data -- $w mix 10 10 2>&1
+echo "exit $?"
+sec end
+"""
+
 
 def listed_events(lines):
     """{name: description} of the events perf list shows for leon3_pmu."""
@@ -127,6 +150,20 @@ def chains(lines):
 
 def inside(ip, rng):
     return rng[0] <= ip < rng[1]
+
+
+def record_summary(lines):
+    """perf report's sample count and event count, and perf script -F
+    ip,sym's samples per symbol (uniq -c), from a record section."""
+    samples = re.search(r"# Samples: (\d+)", "\n".join(lines))
+    counted = re.search(r"# Event count \(approx\.\): (\d+)", "\n".join(lines))
+    per_sym = {}
+    for line in lines:
+        m = re.match(r"^\s*(\d+)\s+(\S+)$", line)
+        if m:
+            per_sym[m.group(2)] = int(m.group(1))
+    return (int(samples.group(1)) if samples else None,
+            int(counted.group(1)) if counted else None, per_sym)
 
 
 def boot(tmp, cpus, script, *opts):
@@ -245,10 +282,18 @@ def main():
     # host.  On the host's clock the run took about 0.5 s, some 130
     # rotations, and was 16 % off once under a busy host (30M iterations,
     # about 15 rotations, were 21 % off once in a while).
-    _, out, _ = boot(tmp, 1, "w=/root/workload\nsec() { echo \"== $1\"; }\n"
-                     "sec stat-mux; perf stat -x, -e instructions:u,cycles:u,branches:u,leon3_pmu/loads/u,leon3_pmu/stores/u,leon3_pmu/calls/u,leon3_pmu/taken_branches/u,leon3_pmu/int_instructions/u,leon3_pmu/traps/,leon3_pmu/window_overflows/ $w spin 300000000 2>&1\nsec end\n",
-                     "--leon3-clock")
-    s["stat-mux"] = sections(out).get("stat-mux", [])
+    #
+    # The same boot samples on a D-cache miss event and on cycles.  Under
+    # -icount (--leon3-clock) a counter that overflows on a miss, inside
+    # a translated block, once made QEMU abort (qemu-patches/0035).
+    rc, out, err = boot(tmp, 1, CLOCK_GUEST.replace("N_WORK", str(N_WORK))
+                        .replace("M_STREAM", str(M_STREAM))
+                        .replace("MISS_PERIOD", str(MISS_PERIOD))
+                        .replace("CYCLE_PERIOD", str(CYCLE_PERIOD)), "--leon3-clock")
+    sc = sections(out)
+    check("the boot on a LEON3's clock (-icount) runs to its end",
+          rc == 0 and "end" in sc, " | ".join((err + out).strip().splitlines()[-8:]))
+    s["stat-mux"] = sc.get("stat-mux", [])
     mux = [line.split(",") for line in s["stat-mux"] if line.count(",") >= 5]
     pct = [float(f[4]) for f in mux if f[4].replace(".", "").isdigit()]
     ins = csv_counts(s["stat-mux"], "instructions:u")
@@ -256,6 +301,47 @@ def main():
           len(pct) == 10 and all(0 < p < 100 for p in pct), str(pct))
     check("... and the scaled instruction count is within 10 % of 900M",
           ins and ins[0] and abs(ins[0] - 900000000) < 90000000, str(ins))
+
+    # perf record on dcache_read_miss: every load of stream() misses (its
+    # 16-byte stride, one load a line, over 64 KiB), so M_STREAM of the
+    # misses are its own; a miss elsewhere (start-up) moves the phase of
+    # the period by less than one sample
+    samples, counted, syms_seen = record_summary(sc.get("record-miss", []))
+    want = M_STREAM / MISS_PERIOD
+    check(f"perf record -e dcache_read_miss -c {MISS_PERIOD} under -icount: samples = "
+          f"event count / period, {int(want)} or {int(want) + 1} of them in stream()",
+          "exit 0" in sc.get("record-miss", []) and samples and counted
+          and samples == counted // MISS_PERIOD
+          and syms_seen.get("stream", 0) in (int(want), int(want) + 1)
+          and samples - syms_seen.get("stream", 0) <= 2,
+          " | ".join(sc.get("record-miss", [])))
+
+    # a fixed period below the driver's minimum (1000 user events) is
+    # refused: perf record -c records no period, so a raised one would
+    # make perf report's counts short by the factor
+    short = sc.get("record-short", [])
+    check("perf record -c 999 (below the shortest period, 1000) fails, "
+          "and says which event", "exit 0" not in short and any("exit " in x for x in short)
+          and any("dcache_read_miss" in x for x in short), " | ".join(short))
+
+    # perf record on cycles: work()'s loop is 4 cycles an iteration
+    # (subcc, bne + 1 after a cc-setter, nop), stream()'s 16 (6
+    # instructions, + 1 for its bne, + 9 for the read miss with the MMU
+    # on) and a D-TLB miss each 256 loads (a new page; 16 pages cycle
+    # through 8 entries) of 27: Documentation/pmu-registers.md's timing
+    # model.  Interrupts add a few I-cache and TLB misses, well under
+    # a period.
+    samples, counted, syms_seen = record_summary(sc.get("record-cycles", []))
+    want_work = 4 * N_WORK / CYCLE_PERIOD
+    want_stream = (16 * M_STREAM + 27 * M_STREAM / 256) / CYCLE_PERIOD
+    check(f"perf record -e cycles:u -c {CYCLE_PERIOD} under -icount: samples = event "
+          f"count / period, {want_work:.1f} +- 1.5 in work(), {want_stream:.1f} +- 2 "
+          f"in stream()",
+          "exit 0" in sc.get("record-cycles", []) and samples and counted
+          and samples == counted // CYCLE_PERIOD
+          and abs(syms_seen.get("work", 0) - want_work) <= 1.5
+          and abs(syms_seen.get("stream", 0) - want_stream) <= 2,
+          " | ".join(sc.get("record-cycles", [])))
 
     # system wide, per CPU
     cpus = [line.split(",") for line in s["stat-a"] if re.match(r"CPU\d+,", line)]
