@@ -35,7 +35,7 @@ sec() { echo "== $1"; }
 perf record -q -g -e instructions:u -c 100003 -o /root/u.data $w spin 3000000 2>&1
 sec report-u
 perf report -i /root/u.data --stdio --no-children --sort dso,sym -g none -q 2>&1 | cat
-perf record -q -g -e instructions -c 20011 -o /root/a.data -- \
+perf record -q -g -e instructions -c 100003 -o /root/a.data -- \
 	sh -c "ls -R /sys >/dev/null; $w spin 1000000" 2>&1
 sec report-a
 perf report -i /root/a.data --stdio --no-children --sort dso,sym -g none -q 2>&1 | cat
