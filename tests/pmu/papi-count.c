@@ -15,6 +15,10 @@
  *                           goes
  *   papi-count event NAME   add NAME to an event set: "event NAME ok" or
  *                           "event NAME error CODE MESSAGE"
+ *   papi-count overflow N T PAPI_TOT_INS with an overflow handler every T
+ *                           instructions over loop(N): "overflow T calls C
+ *                           count V", or "overflow T error STEP CODE
+ *                           MESSAGE" where a step refuses T
  *   papi-count dcm P1 P2    PAPI_L1_LDM, PAPI_L1_STM and PAPI_L1_DCM over
  *                           P1, then P2 sweeps of arrays of 8 times the L1
  *                           D-cache that PAPI's hardware info reports, a
@@ -235,6 +239,43 @@ static int dcache_misses(long p1, long p2)
 	return 0;
 }
 
+static volatile long overflow_calls;
+
+static void overflow_handler(int es, void *address, long long overflow_vector,
+			     void *context)
+{
+	overflow_calls++;
+}
+
+/* Each overflow of PAPI_TOT_INS every @threshold over loop(@n) */
+static int overflow(long n, int threshold)
+{
+	static const char *const ev[] = { "PAPI_TOT_INS" };
+	const char *step = "PAPI_overflow";
+	long long v = 0;
+	int es, ret;
+
+	init();
+	es = event_set(ev, 1);
+	ret = PAPI_overflow(es, PAPI_TOT_INS, threshold, 0, overflow_handler);
+	if (ret == PAPI_OK) {
+		step = "PAPI_start";
+		ret = PAPI_start(es);
+	}
+	if (ret != PAPI_OK) {
+		printf("overflow %d error %s %d %s\n", threshold, step, ret,
+		       PAPI_strerror(ret));
+		return 1;
+	}
+	loop(n);
+	ret = PAPI_stop(es, &v);
+	if (ret != PAPI_OK)
+		die("PAPI_stop", ret);
+	printf("overflow %d calls %ld count %lld\n", threshold, overflow_calls, v);
+	PAPI_shutdown();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "ll"))
@@ -245,6 +286,8 @@ int main(int argc, char **argv)
 		return one_event(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "dcm"))
 		return dcache_misses(atol(argv[2]), atol(argv[3]));
-	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME | dcm P1 P2\n");
+	if (argc == 4 && !strcmp(argv[1], "overflow"))
+		return overflow(atol(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME | dcm P1 P2 | overflow N T\n");
 	return 2;
 }

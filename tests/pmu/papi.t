@@ -38,6 +38,7 @@ PAPI = os.path.join(TOP, "build/papi")
 HERE = os.path.dirname(os.path.abspath(__file__))
 N1, N2 = 100000, 1100000
 P1, P2 = 1, 3           # sweeps of papi-count dcm
+OVF_N, OVF_T = 2000000, 100003  # papi-count overflow: 10M instructions, a handler call per 100003
 
 
 def leon3_presets():
@@ -82,6 +83,8 @@ sec hl; PAPI_EVENTS=PAPI_TOT_INS,PAPI_LD_INS,PAPI_BR_TKN PAPI_OUTPUT_DIRECTORY=/
 echo "exit $?"; cat /tmp/hl/papi_hl_output/*.json
 sec meminfo; $B/papi_mem_info 2>&1; echo "exit $?"
 sec dcm; ./papi-count dcm P1 P2 2>&1; echo "exit $?"
+sec overflow; echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+./papi-count overflow OVF_N OVF_T 2>&1; ./papi-count overflow OVF_N 999 2>&1
 sec bad; ./papi-count event leon3::NO_SUCH_EVENT; ./papi-count event PAPI_L2_TCM
 $B/papi_command_line NO_SUCH_EVENT 2>&1; echo "exit $?"
 sec end
@@ -163,7 +166,8 @@ def main():
 
     bins = [f"{PAPI}/bin:/root/papi/bin", prog]
     script = GUEST.replace("N1", str(N1)).replace("N2", str(N2)) \
-                  .replace("P1", str(P1)).replace("P2", str(P2))
+                  .replace("P1", str(P1)).replace("P2", str(P2)) \
+                  .replace("OVF_N", str(OVF_N)).replace("OVF_T", str(OVF_T))
     s, why = boot(tmp, script, bins)
     if s is None:
         not_ok(f"the PAPI session runs to its end: {why}")
@@ -232,6 +236,20 @@ def main():
           diff == {"PAPI_TOT_INS": 5 * d, "PAPI_LD_INS": d, "PAPI_BR_TKN": d}, str(diff))
 
     check_caches(s)
+
+    # PAPI_overflow(): a handler call per threshold instructions (perf's
+    # interrupt-time limit off: the driver's interrupts are timed in LEON3
+    # cycles, Documentation/libpfm4-papi.md)
+    ovf = "\n".join(s["overflow"])
+    m = re.search(rf"^overflow {OVF_T} calls (\d+) count (\d+)$", ovf, re.M)
+    check(f"PAPI_overflow(PAPI_TOT_INS, {OVF_T}) over {5 * OVF_N} instructions: "
+          f"a handler call for each {OVF_T} of the count",
+          m and int(m.group(2)) >= 5 * OVF_N and int(m.group(1)) == int(m.group(2)) // OVF_T,
+          ovf)
+    # a threshold below the driver's shortest period (1000) is refused,
+    # not lengthened behind the program's back (a tenth of the calls)
+    check("PAPI_overflow(PAPI_TOT_INS, 999): PAPI_EINVAL, below the driver's shortest period",
+          re.search(r"^overflow 999 error PAPI_overflow -1 ", ovf, re.M), ovf)
 
     # bad input
     bad = "\n".join(s["bad"])
