@@ -23,7 +23,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (RUN, KERNBASE, ok, not_ok, check, perf_json,  # noqa: E402
                  doc_event_descriptions, doc_event_codes, build_workload, sections, csv_counts,
-                 function_symbols, kernel_symbols, symbol_chains)
+                 function_symbols, kernel_symbols, symbol_chains, report_samples)
 
 PER_THREAD_RUNS = 10
 
@@ -158,13 +158,13 @@ def inside(ip, rng):
 def record_summary(lines):
     """perf report's sample count, and perf script -F ip,sym's samples
     per symbol (uniq -c), from a record section."""
-    samples = re.search(r"# Samples: (\d+)", "\n".join(lines))
+    samples = report_samples(lines)
     per_sym = {}
     for line in lines:
         m = re.match(r"^\s*(\d+)\s+(\S+)$", line)
         if m:
             per_sym[m.group(2)] = int(m.group(1))
-    return int(samples.group(1)) if samples else None, per_sym
+    return samples[0] if samples else None, per_sym
 
 
 def boot(tmp, cpus, script, *opts):
