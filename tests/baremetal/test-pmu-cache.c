@@ -11,7 +11,10 @@
  *    line out, the next load misses), a store hit is a hit;
  *  - bypass-ASI loads are bus reads, not cache accesses;
  *  - code of a known number of lines: one I-cache miss per line, then
- *    none; one I-cache access per instruction;
+ *    none; every line again after other code took its sets, or after a
+ *    flush (QEMU translates a block whose lines the cache holds without
+ *    their lookups, and must translate it again once they leave); one
+ *    I-cache access per instruction;
  *  - a disabled D-cache sees no accesses;
  *  - a counter that overflows on a miss inside a translated block
  *    interrupts, also under -icount.
@@ -168,9 +171,77 @@ asm(".text\n"
 
 u32 codeblock(u32 ctrl_addr, u32 ctrl, u32 cnt_addr);
 
+/*
+ * void icsweep(void): 16 KiB of straight code, at least 4 lines in each
+ * set of an I-cache of at most 4 KiB a way: with LRU, what it leaves in
+ * a set of up to 4 ways is its own lines.
+ */
+asm(".text\n"
+    ".align 64\n"
+    ".global icsweep\n"
+    "icsweep:\n"
+    "	.rept 4094\n"
+    "	nop\n"
+    "	.endr\n"
+    "	retl\n"
+    "	 nop\n");
+
+void icsweep(void);
+
+/* void nopblock(void): line-aligned, 256 instructions (1024 / line lines) */
+asm(".text\n"
+    ".align 64\n"
+    ".global nopblock\n"
+    "nopblock:\n"
+    "	.rept 254\n"
+    "	nop\n"
+    "	.endr\n"
+    "	retl\n"
+    "	 nop\n");
+
+void nopblock(void);
+
+/*
+ * The same without a PMU write between the runs (a write makes QEMU
+ * forget which lines it translated without their lookups): a counter
+ * on nopblock's range alone, and the block run twice after each event.
+ */
+static void test_icache_unwritten(void)
+{
+	static const char *const after[3] = {
+		"a cold block", "a flush (FI)", "16 KiB of other code took its sets",
+	};
+	u32 lines = 1024 / iline, n[7], i;
+
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_RANGE_LO(1), (u32)nopblock);	/* range 1: EVCTRL(0) */
+	sta_asi2(PMU_RANGE_HI(1), (u32)nopblock + 1020);
+	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | EV_IMISS);
+	flush_icache();
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
+	n[0] = lda_asi2(PMU_EVCNT(0));
+	for (i = 0; i < 3; i++) {
+		if (i == 1)
+			flush_icache();
+		if (i == 2)
+			icsweep();
+		nopblock();
+		n[2 * i + 1] = lda_asi2(PMU_EVCNT(0));
+		nopblock();
+		n[2 * i + 2] = lda_asi2(PMU_EVCNT(0));
+	}
+	sta_asi2(PMU_GCTRL, 0);
+	for (i = 0; i < 3; i++) {
+		is_u32(n[2 * i + 1] - n[2 * i], lines,
+		       "I-cache, no PMU write between: after %s, every line of the block misses",
+		       after[i]);
+		is_u32(n[2 * i + 2] - n[2 * i + 1], 0, "... and then none");
+	}
+}
+
 static void test_icache(void)
 {
-	u32 miss, again;
+	u32 miss, again, cold;
 
 	sta_asi2(PMU_GCTRL, 0);
 	sta_asi2(PMU_EVCTRL(5), CTRL_EN | CTRL_SU | EV_DREAD);
@@ -180,9 +251,18 @@ static void test_icache(void)
 	miss = codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0));
 	again = codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0));
 	/* 16-byte lines: the store's line holds 3 of the 7 nops, one more line */
-	is_u32(miss, 1024 / iline + 1 + (iline == 16),
+	cold = 1024 / iline + 1 + (iline == 16);
+	is_u32(miss, cold,
 	       "I-cache: a cold block of %u lines of %u bytes (+ the load's line)", 1024 / iline, iline);
 	is_u32(again, 0, "I-cache: the same block again: no misses (the cache holds it)");
+	icsweep();
+	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0)),
+	       cold, "I-cache: the block after 16 KiB of other code took its sets: every line misses");
+	flush_icache();
+	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0)),
+	       cold, "I-cache: the block after a flush (FI): every line misses");
+	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IMISS, PMU_EVCNT(0)),
+	       0, "I-cache: ... and then none");
 	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IACCESS, PMU_EVCNT(0)),
 	       263, "I-cache accesses: one per instruction");
 	sta_asi2(PMU_GCTRL, 0);
@@ -256,6 +336,7 @@ int main(void)
 	test_dcache_writes();
 	test_bypass();
 	test_icache();
+	test_icache_unwritten();
 	overflow_in_block(EV_DRMISS, "D-cache");
 	overflow_in_block(EV_IMISS, "I-cache");
 	return 0;
