@@ -47,6 +47,7 @@ help:
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
 	@echo '  make bench-mibench MIBENCH_DIR=DIR  what counting costs MiBench programs in a Linux guest:'
 	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here;'
+	@echo '                       LIMIT=S stops a run after S seconds and reports it, default 300;'
 	@echo '                       LEON3_QEMU=Q another QEMU, LEON3_QEMU_B=Q a second one, alongside on a core of its own)'
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
@@ -115,7 +116,8 @@ bench-record: all
 
 bench-mibench: all
 	@$(if $(MIBENCH_DIR),,echo "make bench-mibench: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)
-	@tools/bench/mibench-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3)
+	@tools/bench/mibench-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3) \
+		$(if $(filter command line,$(origin LIMIT)),$(LIMIT),300)
 
 # MiBench in the guest under perf stat (tools/mibench/mibench, Documentation/mibench.md)
 MIBENCH_INPUT ?= small

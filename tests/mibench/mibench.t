@@ -7,6 +7,7 @@ plot; and every kind of bad input flagged, never averaged in: a program
 that does not build, a wrong output, a crash, a guest that hangs, a
 report in the kernel log."""
 
+import collections
 import csv
 import glob
 import os
@@ -22,6 +23,7 @@ from lib import TOP, ok, not_ok, check  # noqa: E402
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
 TIMEOUT = 60            # seconds a guest may take: dijkstra's must hit it
+LIMIT = 20              # seconds a run of bench-mibench may take: dijkstra's must hit it
 FP = "leon3_pmu/fp_instructions/"
 
 
@@ -151,6 +153,25 @@ def main():
               f"{runs[0]['instructions']} soft, {hard[0]['instructions']} hard")
         table = open(f"{soft}/mibench-small.txt").read()
         check("soft float: the table says so", "soft float: gcc -msoft-float" in table, table[:400])
+
+        # make bench-mibench's runner (tools/bench/mibench-cost), one
+        # round, runs stopped after LIMIT s: dijkstra's hang is stopped
+        # and reported, the other commands still run and make the table.
+        r = subprocess.run([os.path.join(TOP, "tools/bench/mibench-cost"), STANDIN, "1",
+                            str(LIMIT)], capture_output=True, text=True)
+        per = collections.Counter(w.split("\t")[0] for w in want)     # commands a program
+        names = sorted(f"{n}.{i}" for n, c in per.items() for i in range(c))
+        rows = {m.group(1): m.group(2) for m in
+                re.finditer(r"^(\S+\.\d+|all) +[0-9.]+ +[0-9.]+ +([0-9.]+)x$", r.stdout, re.M)}
+        check("bench-mibench: exits non-zero, a run having been stopped", r.returncode == 1,
+              f"exit {r.returncode}: {r.stderr[-300:]}")
+        check(f"bench-mibench: dijkstra's run stopped after {LIMIT} s and reported",
+              f"dijkstra.0: a run stopped after {LIMIT} s" in r.stderr, r.stderr[-300:])
+        check("bench-mibench: a row for every other command, and the total",
+              sorted(rows) == sorted([n for n in names if not n.startswith("dijkstra.")] +
+                                     ["all"]), f"{sorted(rows)} vs {names}: {r.stdout[-600:]}")
+        check("bench-mibench: every ratio a positive number",
+              rows and all(float(x) > 0 for x in rows.values()), str(rows))
     finally:
         shutil.rmtree(T, ignore_errors=True)
     return 0
