@@ -26,6 +26,9 @@
  *   the down-counting timer passes deadline; GCTRL = 0; *k = iterations.
  *   Per iteration ld, subcc, bcs, add, and ba, nop when it goes round
  *   again: 6k - 1 instructions, k loads, 2k - 1 branches, k taken.
+ * nopblock(): not counted by itself: line-aligned straight code, 254
+ *   nops, retl and its delay slot: 256 instructions, 1 KiB, 1024 / line
+ *   I-cache lines, no data access.
  */
 	.text
 
@@ -197,3 +200,12 @@ itlb_pages:
 	 nop
 	.endif
 	.endr
+
+	.balign	64
+	.global	nopblock
+nopblock:
+	.rept	254
+	nop
+	.endr
+	retl
+	 nop

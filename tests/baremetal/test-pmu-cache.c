@@ -188,23 +188,11 @@ asm(".text\n"
 
 void icsweep(void);
 
-/* void nopblock(void): line-aligned, 256 instructions (1024 / line lines) */
-asm(".text\n"
-    ".align 64\n"
-    ".global nopblock\n"
-    "nopblock:\n"
-    "	.rept 254\n"
-    "	nop\n"
-    "	.endr\n"
-    "	retl\n"
-    "	 nop\n");
-
-void nopblock(void);
-
 /*
- * The same without a PMU write between the runs (a write makes QEMU
- * forget which lines it translated without their lookups): a counter
- * on nopblock's range alone, and the block run twice after each event.
+ * The same with nopblock() (loops.S: 1024 / line lines) and no PMU
+ * write between the runs (a write makes QEMU forget which lines it
+ * translated without their lookups): a counter on nopblock's range
+ * alone, and the block run twice after each event.
  */
 static void test_icache_unwritten(void)
 {

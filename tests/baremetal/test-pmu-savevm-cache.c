@@ -17,18 +17,7 @@
 
 static u32 fresh[256] __attribute__((aligned(64)));	/* 1 KiB: fits any D-cache */
 
-/* void freshcode(void): line-aligned, 256 instructions (1024 / line lines) */
-asm(".text\n"
-    ".align 64\n"
-    ".global freshcode\n"
-    "freshcode:\n"
-    "	.rept 254\n"
-    "	nop\n"
-    "	.endr\n"
-    "	retl\n"
-    "	 nop\n");
-
-void freshcode(void);
+/* the code: nopblock() (loops.S), 1024 / line lines */
 
 int main(void)
 {
@@ -39,8 +28,8 @@ int main(void)
 	sta_asi2(ASI2_CCTRL, 0xf);	/* I- and D-cache on */
 	sta_asi2(PMU_GCTRL, 0);
 	sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | 0x08);	/* D-cache read misses */
-	sta_asi2(PMU_RANGE_LO(2), (u32)freshcode);			/* range 2: EVCTRL(1) */
-	sta_asi2(PMU_RANGE_HI(2), (u32)freshcode + 1020);
+	sta_asi2(PMU_RANGE_LO(2), (u32)nopblock);			/* range 2: EVCTRL(1) */
+	sta_asi2(PMU_RANGE_HI(2), (u32)nopblock + 1020);
 	sta_asi2(PMU_EVCTRL(1), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x00);	/* I-cache misses */
 	sta_asi2(PMU_GCTRL, GCTRL_EN);
 	diag("SAVEVM-NOW");
@@ -53,7 +42,7 @@ int main(void)
 		(void)*(volatile u32 *)&fresh[k];
 	d = lda_asi2(PMU_EVCNT(0)) - d;
 	i = lda_asi2(PMU_EVCNT(1));
-	freshcode();
+	nopblock();
 	i = lda_asi2(PMU_EVCNT(1)) - i;
 	diag("LOADVM-NOW");
 	t = time_us();
