@@ -17,12 +17,15 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
+	qemu-git qemu-series qemu-series-check \
 	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
 MEM ?= 256M
 CACHES ?= on
+# make run ADD="prog data:/root/in": host files for the guest (HOST[:GUEST])
+ADD ?=
 
 # What the tests use: every stage but the unpatched QEMU, which only the
 # benchmarks compare against
@@ -35,7 +38,8 @@ help:
 	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 papi'
 	@echo '                       perf perf-host prom rootfs) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1..4, MEM=256M,'
-	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits)'
+	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits;'
+	@echo '                       ADD="FILE[:GUEST] ...": host files or directories in the guest, /root/NAME by default)'
 	@echo '  make test            build (the debug kernel too; not qemu-baseline), then run every test;'
 	@echo '                       ends with "N passed, N failed" (TEST_JOBS=N: one-core tests at a time)'
 	@echo '  make check           fast tests that boot no guest (build scripts, guest binaries)'
@@ -68,6 +72,12 @@ help:
 	@echo '  make toolchain       guest toolchain sparc-leon3-linux-gnu (gcc-12, glibc 2.36; -msoft-float multilib)'
 	@echo '  make qemu            QEMU 10.0 with qemu-patches/series -> build/bin/qemu-system-sparc, qemu-sparc'
 	@echo '  make qemu-baseline   the same QEMU unpatched -> build/bin/qemu-system-sparc-baseline'
+	@echo '  make qemu-git        the git branch where QEMU work happens: the pinned tarball (tag upstream)'
+	@echo '                       + git am of qemu-patches/series -> build/qemu-git, branch leon3-pmu'
+	@echo '  make qemu-series     write that branch back as qemu-patches/ (git format-patch, the cover letter'"'"'s'
+	@echo '                       shortlog and diffstat); says how much of the series reworks itself'
+	@echo '  make qemu-series-check  build every commit of the branch (sparc-softmmu, sparc64-softmmu,'
+	@echo '                       sparc-linux-user, --enable-werror) and run the bare-metal tests on each'
 	@echo '  make qemu-parts      the qemu stage + tools/bench/qemu-parts.patch -> build/bin/qemu-system-sparc-parts'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
 	@echo '  make kernel-debug    the same kernel + kernel/config/debug.config (lockdep) -> build/linux-debug'
@@ -171,23 +181,39 @@ module: kernel
 module-debug: kernel-debug
 	@tools/build/module debug
 
+# The QEMU series as a git branch (Documentation/building.md, "Working on
+# the QEMU series")
+qemu-git: deps
+	@tools/build/qemu-git
+
+qemu-series:
+	@tools/build/qemu-series && tools/build/qemu-series --rework --quiet
+
+qemu-series-check: deps toolchain
+	@tools/build/qemu-series-check
+
 toolchain-env: toolchain
 	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
 
 kernel-menuconfig: deps
 	@tools/build/kernel-menuconfig
 
-check: deps toolchain qemu busybox perf
+check: deps toolchain qemu busybox perf papi prom
 	@tests/run tests/host tests/guest-binaries
 
 test: $(TESTED) kernel-debug module-debug
 	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/mibench tests/sweep tests/fuzz
 
 run: all
-	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES)
+	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES) $(foreach f,$(ADD),--add $(f))
 
+# build/qemu-git is where QEMU work happens: it stays (it may hold commits
+# not yet exported with make qemu-series)
 clean:
-	rm -rf build
+	@if [ -d build/qemu-git ]; then \
+		find build -mindepth 1 -maxdepth 1 ! -name qemu-git -exec rm -rf {} +; \
+		echo 'make clean: build/qemu-git kept (your QEMU branch; remove it yourself)'; \
+	else rm -rf build; fi
 
 cache-clean:
 	rm -rf "$(CACHE_DIR)"
