@@ -23,6 +23,7 @@
 #define pr_fmt(fmt) "leon3_pmu: " fmt
 
 #include <linux/bitops.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
@@ -173,20 +174,23 @@ static const int leon3_cache_map[C(MAX)][C(OP_MAX)][C(RESULT_MAX)] = {
 	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x09,
 };
 
-/* Per CPU: which counters hold which event */
+/* Per CPU: which counters hold which event, and the CPU's interrupt */
 struct leon3_pmu_hw {
 	struct perf_event *events[LEON3_PMU_COUNTERS];
 	unsigned long used;
 	struct hrtimer poll;	/* no overflow interrupt: reads the counts */
 	u64 irq_ns;		/* the last overflow interrupt, modelled time */
+	unsigned int irq;	/* Linux irq of this CPU's PMU, 0 if none */
 };
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
 static u32 leon3_pmu_features;
 /* each shadow D-cache's geometry (DSHADOW[k]); 0: the machine has none */
 static u32 leon3_pmu_dshadow[LEON3_PMU_SHADOWS];
-static int leon3_pmu_irq[NR_CPUS];	/* Linux irq of each CPU's PMU */
-static u32 leon3_pmu_irqen;		/* CTRL_IRQEN if every CPU has one */
+/* CTRL_IRQEN while every CPU has its interrupt: counters then sample */
+static u32 leon3_pmu_irqen = CTRL_IRQEN;
+static enum cpuhp_state leon3_pmu_cpuhp;
+static bool leon3_pmu_registered;
 /* ns = cycles * mult >> 10 at the CPU's clock; 0: clock unknown */
 static u32 leon3_pmu_ns_mult;
 
@@ -243,16 +247,32 @@ static int leon3_pmu_map_event(struct perf_event *event)
 	}
 }
 
-/* Add @e to a group's needs; false if it belongs to another hardware PMU */
-static bool leon3_pmu_group_add(struct perf_event *e, struct pmu *pmu,
-				int *counters, int *cycles)
+/*
+ * Take a counter for an event of control @config among those free in
+ * @used: the cycle counter for cycles while it is free, else an event
+ * counter.  add() takes them on the CPU's state, event_init() on a
+ * scratch copy for the whole group, so that a group that passes the
+ * check is one that add() can place.
+ */
+static int leon3_pmu_take_counter(unsigned long *used, u32 config)
+{
+	int idx = 0;
+
+	if ((config & CTRL_EVENT) != EV_CYCLES || test_bit(0, used))
+		idx = find_next_zero_bit(used, LEON3_PMU_COUNTERS, 1);
+	if (idx >= LEON3_PMU_COUNTERS)
+		return -EAGAIN;
+	__set_bit(idx, used);
+	return idx;
+}
+
+/* Place @e of a group; false if it cannot be, or is of another PMU */
+static bool leon3_pmu_group_place(struct perf_event *e, struct pmu *pmu,
+				  unsigned long *used)
 {
 	if (e->pmu != pmu)
 		return is_software_event(e);
-	(*counters)++;
-	if ((e->hw.config & CTRL_EVENT) == EV_CYCLES)
-		(*cycles)++;
-	return true;
+	return leon3_pmu_take_counter(used, e->hw.config) >= 0;
 }
 
 /* Whether @event and its group fit in one CPU's counters */
@@ -260,23 +280,20 @@ static bool leon3_pmu_group_fits(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	struct pmu *pmu = event->pmu;
-	int counters = 0, cycles = 0;
+	unsigned long used = 0;
 
 	/*
 	 * A new leader has no siblings, nor yet a context; for a sibling
 	 * the core holds the leader's context mutex, which guards the list.
 	 */
 	if (leader != event) {
-		if (!leon3_pmu_group_add(leader, pmu, &counters, &cycles))
+		if (!leon3_pmu_group_place(leader, pmu, &used))
 			return false;
 		for_each_sibling_event(sibling, leader)
-			if (!leon3_pmu_group_add(sibling, pmu, &counters, &cycles))
+			if (!leon3_pmu_group_place(sibling, pmu, &used))
 				return false;
 	}
-	leon3_pmu_group_add(event, pmu, &counters, &cycles);
-
-	/* Counter 0 takes one cycles event, the event counters the rest. */
-	return counters - min(cycles, 1) <= LEON3_PMU_COUNTERS - 1;
+	return leon3_pmu_group_place(event, pmu, &used);
 }
 
 static s64 leon3_pmu_min_period(struct hw_perf_event *hwc)
@@ -543,20 +560,15 @@ static int leon3_pmu_add(struct perf_event *event, int flags)
 {
 	struct leon3_pmu_hw *hw = this_cpu_ptr(&leon3_pmu_hw);
 	struct hw_perf_event *hwc = &event->hw;
+	bool first = !hw->used;
 	int idx;
 
-	/* Cycles go to the cycle counter when it is free. */
-	if ((hwc->config & CTRL_EVENT) == EV_CYCLES && !(hw->used & BIT(0))) {
-		idx = 0;
-	} else {
-		idx = find_next_zero_bit(&hw->used, LEON3_PMU_COUNTERS, 1);
-		if (idx >= LEON3_PMU_COUNTERS)
-			return -EAGAIN;
-	}
-	if (!leon3_pmu_irqen && !hw->used)
+	idx = leon3_pmu_take_counter(&hw->used, hwc->config);
+	if (idx < 0)
+		return idx;
+	if (!leon3_pmu_irqen && first)
 		hrtimer_start(&hw->poll, ms_to_ktime(LEON3_PMU_POLL_MS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	__set_bit(idx, &hw->used);
 	hw->events[idx] = event;
 	hwc->idx = idx;
 	hwc->state = (hwc->state & LEON3_HES_UNSAMPLED) | PERF_HES_STOPPED |
@@ -613,13 +625,16 @@ static struct pt_regs *leon3_pmu_sample_regs(struct perf_event *event,
 }
 
 /*
- * perf lowers its sample rate when its interrupts take more than
- * perf_cpu_time_max_percent of the CPU, from the time each one reports.
- * Under emulation the wall clock says little about a LEON3: QEMU runs
- * the handler at its own speed, and a busy host may not run the vCPU
- * in the middle of it.  So the handler counts its own cycles, those of
- * the modelled LEON3, on a counter no event uses, and reports them at
- * the CPU's clock.  Returns the counter, or -1 when none is free.
+ * The handler times itself for perf_sample_event_took(): perf lowers
+ * the sample rate when overflow interrupts take more than
+ * perf_cpu_time_max_percent of the CPU, and without that, events in
+ * frequency mode on a slow kernel (lockdep) overflow faster than the
+ * per-tick throttling can catch.  Under emulation the wall clock says
+ * little about a LEON3 (QEMU runs the handler at its own speed, and a
+ * busy host may stop the vCPU in the middle of it), so the handler
+ * counts its own cycles, those of the modelled LEON3, on a counter no
+ * event uses, and reports them at the CPU's clock.  Returns the
+ * counter, or -1 when none is free.
  */
 static int leon3_pmu_irq_time_start(struct leon3_pmu_hw *hw)
 {
@@ -699,11 +714,6 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	/* perf's pending work (wakeups, signals) runs here, not later. */
 	irq_work_run();
 
-	/*
-	 * perf lowers the sample rate when the interrupts take too much of
-	 * the CPU; without this, events in frequency mode on a slow kernel
-	 * (lockdep) overflow faster than the per-tick throttling can catch.
-	 */
 	perf_sample_event_took(leon3_pmu_irq_time(hw, timer, start));
 	return IRQ_HANDLED;
 }
@@ -924,11 +934,6 @@ static void leon3_pmu_reset_cpu(void *info)
 		leon3_pmu_reg_write(PMU_PIDLOG, PIDLOG_CLR);
 }
 
-static void leon3_pmu_read_irqline(void *line)
-{
-	*(u32 *)line = IRQLINE_LINE(leon3_pmu_reg_read(PMU_IRQLINE));
-}
-
 /*
  * The shadow D-caches, read on this CPU: every CPU has the same ones
  * (QEMU's -cpu properties), and sysfs lists the events of those only.
@@ -950,56 +955,87 @@ static void __init leon3_pmu_read_shadows(void)
 	}
 }
 
-static void leon3_pmu_free_irqs(void)
+/*
+ * This CPU's overflow interrupt: the extended IRQMP line in its IRQLINE
+ * register, routed to this CPU only.  0 if it has none: while the driver
+ * loads, the PMU then counts only.
+ */
+static unsigned int leon3_pmu_request_irq(unsigned int cpu)
 {
-	int cpu;
+	u32 line = IRQLINE_LINE(leon3_pmu_reg_read(PMU_IRQLINE));
+	const char *then = leon3_pmu_registered ? "" : ": counting only";
+	unsigned int irq;
+	int ret;
 
-	for_each_possible_cpu(cpu) {
-		if (leon3_pmu_irq[cpu])
-			free_irq(leon3_pmu_irq[cpu], &leon3_pmu);
-		leon3_pmu_irq[cpu] = 0;
+	irq = line >= 16 ? leon_build_device_irq(line, handle_simple_irq,
+						 "edge", 0) : 0;
+	if (!irq) {
+		pr_info("CPU %u: no overflow interrupt (line %u)%s\n",
+			cpu, line, then);
+		return 0;
 	}
+	ret = IS_ENABLED(CONFIG_SMP) ? irq_set_affinity(irq, cpumask_of(cpu)) : 0;
+	if (!ret)
+		ret = request_irq(irq, leon3_pmu_handle_irq,
+				  IRQF_NOBALANCING | IRQF_NO_THREAD,
+				  "leon3_pmu", &leon3_pmu);
+	if (ret) {
+		pr_warn("CPU %u: overflow interrupt %u (line %u): error %d%s\n",
+			cpu, irq, line, ret, then);
+		return 0;
+	}
+	return irq;
+}
+
+static void leon3_pmu_free_irq(struct leon3_pmu_hw *hw)
+{
+	if (hw->irq)
+		free_irq(hw->irq, &leon3_pmu);
+	hw->irq = 0;
 }
 
 /*
- * Each CPU's PMU interrupts on the extended IRQMP line in its IRQLINE
- * register, routed to that CPU only.  Without a line on every CPU the
- * PMU counts but cannot sample.
+ * CPU hot-plug, on the CPU itself: each CPU's PMU is reset and gets its
+ * interrupt as it comes online (every online CPU when the driver loads),
+ * and is stopped and loses it as it goes.  (sparc32 cannot unplug a CPU:
+ * the teardown runs when the driver unloads, once no event is left.)
+ * Sampling needs an interrupt on every CPU: while the driver loads, a
+ * CPU without one leaves the PMU counting only; once the PMU is
+ * registered, a CPU without one cannot come online.
  */
-static void leon3_pmu_request_irqs(void)
+static int leon3_pmu_cpu_online(unsigned int cpu)
 {
-	unsigned int irq;
-	int cpu, ret;
-	u32 line;
+	struct leon3_pmu_hw *hw = this_cpu_ptr(&leon3_pmu_hw);
 
-	for_each_online_cpu(cpu) {
-		line = 0;
-		smp_call_function_single(cpu, leon3_pmu_read_irqline, &line, 1);
-		irq = line >= 16 ? leon_build_device_irq(line, handle_simple_irq,
-							 "edge", 0) : 0;
-		if (!irq) {
-			pr_info("CPU %d: no overflow interrupt (line %u): counting only\n",
-				cpu, line);
-			goto fail;
-		}
-		ret = IS_ENABLED(CONFIG_SMP) ?
-		      irq_set_affinity(irq, cpumask_of(cpu)) : 0;
-		if (!ret)
-			ret = request_irq(irq, leon3_pmu_handle_irq,
-					  IRQF_NOBALANCING | IRQF_NO_THREAD,
-					  "leon3_pmu", &leon3_pmu);
-		if (ret) {
-			pr_warn("CPU %d: overflow interrupt %u (line %u): error %d: counting only\n",
-				cpu, irq, line, ret);
-			goto fail;
-		}
-		leon3_pmu_irq[cpu] = irq;
-	}
-	leon3_pmu_irqen = CTRL_IRQEN;
-	return;
+	leon3_pmu_reset_cpu((void *)1);
+	if (!leon3_pmu_irqen)
+		return 0;
+	hw->irq = leon3_pmu_request_irq(cpu);
+	if (hw->irq)
+		return 0;
+	return leon3_pmu_registered ? -ENODEV : 0;
+}
 
-fail:
-	leon3_pmu_free_irqs();
+static int leon3_pmu_cpu_offline(unsigned int cpu)
+{
+	leon3_pmu_reset_cpu(NULL);
+	leon3_pmu_free_irq(this_cpu_ptr(&leon3_pmu_hw));
+	return 0;
+}
+
+/* Some online CPU has no interrupt: counting only, every CPU's freed */
+static void leon3_pmu_count_only(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (!per_cpu(leon3_pmu_hw, cpu).irq)
+			break;
+	if (cpu >= nr_cpu_ids)
+		return;
+	leon3_pmu_irqen = 0;
+	for_each_possible_cpu(cpu)
+		leon3_pmu_free_irq(per_cpu_ptr(&leon3_pmu_hw, cpu));
 	leon3_pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 }
 
@@ -1021,7 +1057,6 @@ static int __init leon3_pmu_init(void)
 	if (cpu_data(0).clock_tick)
 		leon3_pmu_ns_mult = div_u64((u64)NSEC_PER_SEC << 10, cpu_data(0).clock_tick);
 	leon3_pmu_init_event_attrs();
-	on_each_cpu(leon3_pmu_reset_cpu, (void *)1, 1);
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *poll = &per_cpu(leon3_pmu_hw, cpu).poll;
 
@@ -1029,7 +1064,12 @@ static int __init leon3_pmu_init(void)
 		poll->function = leon3_pmu_poll;
 	}
 
-	leon3_pmu_request_irqs();
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/leon3_pmu:online",
+				leon3_pmu_cpu_online, leon3_pmu_cpu_offline);
+	if (ret < 0)
+		return ret;
+	leon3_pmu_cpuhp = ret;
+	leon3_pmu_count_only();
 	if (leon3_pmu_features & FEAT_AF)
 		leon3_pmu.nr_addr_filters = LEON3_PMU_ADDR_FILTERS;
 	if (leon3_pmu_features & FEAT_PID) {
@@ -1045,6 +1085,7 @@ static int __init leon3_pmu_init(void)
 	ret = perf_pmu_register(&leon3_pmu, "leon3_pmu", PERF_TYPE_RAW);
 	if (ret)
 		goto fail_pidlog;
+	leon3_pmu_registered = true;
 
 	if (leon3_pmu_irqen)
 		pr_info("%d event counters and a cycle counter per CPU, overflow interrupts\n",
@@ -1061,20 +1102,19 @@ fail_hook:
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 fail_irqs:
-	leon3_pmu_free_irqs();
-	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
+	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
 	return ret;
 }
 
 static void __exit leon3_pmu_exit(void)
 {
 	perf_pmu_unregister(&leon3_pmu);
+	leon3_pmu_registered = false;
 	if (leon3_pmu_features & FEAT_PIDLOG)
 		leon3_pmu_pidlog_exit();
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
-	on_each_cpu(leon3_pmu_reset_cpu, NULL, 1);
-	leon3_pmu_free_irqs();
+	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
 }
 
 module_init(leon3_pmu_init);
