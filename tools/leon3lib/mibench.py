@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The MiBench programs of tools/mibench/programs, and a build directory
+of them (tools/mibench/mibench build's OUT): which were built, their
+copies, and the commands of their runme scripts.  make mibench and
+leon3-sweep's MiBench workloads read them alike."""
+
+import os
+
+from . import TOP, jobs
+
+PROGRAMS = os.path.join(TOP, "tools/mibench/programs")
+
+
+class Program:
+    def __init__(self, name, directory, make_in, binaries, needs, filt):
+        self.name = name
+        self.directory = directory
+        self.make_in = make_in
+        self.binaries = binaries.split(",")
+        self.needs = [] if needs == "-" else needs.split(",")
+        self.filter = None if filt == "-" else filt
+
+
+def programs(path=PROGRAMS):
+    out = []
+    for line in open(path):
+        line = line.split("#", 1)[0].split()
+        if line:
+            out.append(Program(*line))
+    return out
+
+
+def build_table(out):
+    """build.tsv: {program: why it was skipped, '' if built}."""
+    path = os.path.join(out, "build.tsv")
+    if not os.path.exists(path):
+        raise SystemExit(f"mibench: {path} is missing: run mibench build first")
+    table = {}
+    for line in open(path):
+        name, _, why = line.rstrip("\n").split("\t")
+        table[name] = why
+    return table
+
+
+def built(out):
+    """The programs build.tsv says were built."""
+    table = build_table(out)
+    return [p for p in programs() if table.get(p.name) == ""]
+
+
+def copy_program(p, out, top):
+    """Copy built program P, and the directories it reads, below TOP.
+    One of them missing from OUT/tree fails the job, naming it."""
+    for d in [p.directory] + p.needs:
+        what = "its directory" if d == p.directory else "its input"
+        jobs.copy_tree(os.path.join(out, "tree", d), os.path.join(top, d), f"{what} {d}")
+
+
+def runme(path):
+    """The commands of a runme script: (program, rest of the line)."""
+    cmds = []
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        prog, _, rest = line.partition(" ")
+        if "/" not in prog:
+            prog = "./" + prog        # runme scripts expect . in PATH
+        cmds.append((prog, rest.strip()))
+    return cmds
