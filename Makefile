@@ -17,7 +17,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
-	qemu-git qemu-series qemu-series-check \
+	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
 	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
@@ -80,6 +80,12 @@ help:
 	@echo '                       sparc-linux-user, --enable-werror) and run the bare-metal tests on each'
 	@echo '  make qemu-parts      the qemu stage + tools/bench/qemu-parts.patch -> build/bin/qemu-system-sparc-parts'
 	@echo '  make kernel          Linux 6.12 with kernel/patches/series -> build/linux/vmlinux'
+	@echo '  make kernel-git      the git branches where kernel work happens: the pinned tarball (tag upstream)'
+	@echo '                       + git am of kernel/patches/series -> build/linux-git, a branch a group'
+	@echo '                       (sparc32, perf-core, perf-tools, driver), each stacked on the one before'
+	@echo '  make kernel-series   write those branches back as kernel/patches/ (git format-patch, the series'
+	@echo '                       with a line a group); says how much of the series reworks itself and'
+	@echo '                       whether each group applies to upstream alone (or on those it needs)'
 	@echo '  make kernel-debug    the same kernel + kernel/config/debug.config (lockdep) -> build/linux-debug'
 	@echo '  make module          the leon3_pmu driver (kernel/) -> build/module/leon3_pmu.ko'
 	@echo '  make module-debug    the driver for the debug kernel -> build/module-debug/leon3_pmu.ko'
@@ -192,6 +198,15 @@ qemu-series:
 qemu-series-check: deps toolchain
 	@tools/build/qemu-series-check
 
+# The kernel series as git branches, one a group of maintainers
+# (Documentation/building.md, "Working on the kernel series")
+kernel-git: deps
+	@tools/build/kernel-git
+
+kernel-series:
+	@tools/build/kernel-series && tools/build/kernel-series --rework --quiet && \
+		tools/build/kernel-series --groups
+
 toolchain-env: toolchain
 	@echo 'export PATH="$(TOP)/build/toolchain/bin:$$PATH"'
 
@@ -207,12 +222,15 @@ test: $(TESTED) kernel-debug module-debug
 run: all
 	tools/leon3-run --cpus $(CPUS) --mem $(MEM) --caches $(CACHES) $(foreach f,$(ADD),--add $(f))
 
-# build/qemu-git is where QEMU work happens: it stays (it may hold commits
-# not yet exported with make qemu-series)
+# build/qemu-git and build/linux-git are where QEMU and kernel work
+# happens: they stay (they may hold commits not yet exported with make
+# qemu-series or make kernel-series)
+KEPT := qemu-git linux-git
 clean:
-	@if [ -d build/qemu-git ]; then \
-		find build -mindepth 1 -maxdepth 1 ! -name qemu-git -exec rm -rf {} +; \
-		echo 'make clean: build/qemu-git kept (your QEMU branch; remove it yourself)'; \
+	@kept=$$(cd build 2>/dev/null && ls -d $(KEPT) 2>/dev/null); \
+	if [ -n "$$kept" ]; then \
+		find build -mindepth 1 -maxdepth 1 $(foreach k,$(KEPT),! -name $(k)) -exec rm -rf {} +; \
+		echo "make clean: kept $$(printf 'build/%s ' $$kept)(your branches; remove them yourself)"; \
 	else rm -rf build; fi
 
 cache-clean:

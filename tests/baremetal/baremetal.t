@@ -34,6 +34,8 @@ set -u
 here="$TOP/tests/baremetal"
 cross="$TOP/build/toolchain/bin/sparc-leon3-linux-gnu-"
 qemu=${LEON3_QEMU:-$TOP/build/bin/qemu-system-sparc}
+# QEMU runs in a directory of its own (below): a relative path is made absolute
+case $qemu in */*) [ ! -e "$qemu" ] || qemu=$(realpath "$qemu") ;; esac
 limit=${BAREMETAL_TIMEOUT:-60}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -19,13 +19,19 @@ import time
 
 class QMP:
     def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX)
+        # QEMU starts beside this script: retry, on a new socket each time
+        # (one whose connect() failed cannot be used again)
         for _ in range(200):
+            self.sock = socket.socket(socket.AF_UNIX)
             try:
                 self.sock.connect(path)
                 break
-            except OSError:
+            except OSError as e:
+                self.sock.close()
+                err = e
                 time.sleep(0.05)
+        else:
+            sys.exit("snapshot.py: no QMP at %s after 10 s: %s" % (path, err))
         self.f = self.sock.makefile("r")
         json.loads(self.f.readline())                   # greeting
         self.cmd("qmp_capabilities")

@@ -77,6 +77,8 @@ if [ ! -f "$kstage/.complete" ]; then
 fi
 check_series "qemu-patches" "$TOP/qemu-patches/series" "$T/qemu/scripts/checkpatch.pl" \
 	--no-tree
+check_series "qemu-patches/rfc" "$TOP/qemu-patches/rfc/series" "$T/qemu/scripts/checkpatch.pl" \
+	--no-tree
 check_series "kernel/patches" "$TOP/kernel/patches/series" "$linux/scripts/checkpatch.pl" \
 	--strict --no-tree
 
@@ -90,10 +92,10 @@ out=$("$T/qemu/scripts/checkpatch.pl" --no-tree "$mp" 2>&1) &&
 	not_ok "tools/bench/qemu-parts.patch passes checkpatch: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING)' | head -n 3 | tr '\n' ' ')"
 qstage=$("$TOP/tools/build/stage" --path qemu)
 if [ -f "$qstage/.complete" ]; then
-	check "tools/bench/qemu-parts.patch applies on top of qemu-patches/series" \
+	check "tools/bench/qemu-parts.patch applies on top of qemu-patches/series and rfc/series" \
 		patch -d "$qstage/src" -p1 --dry-run --batch -s -i "$mp"
 else
-	skip "tools/bench/qemu-parts.patch applies on top of qemu-patches/series" \
+	skip "tools/bench/qemu-parts.patch applies on top of qemu-patches/series and rfc/series" \
 		"the qemu stage is not built"
 fi
 
@@ -105,27 +107,31 @@ for f in "$TOP"/kernel/*.[ch]; do
 		not_ok "kernel/$(basename "$f") passes checkpatch --strict: $(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 3 | tr '\n' ' ')"
 done
 
-# The QEMU series is ready to mail: a cover letter that counts the
-# patches, and "[PATCH n/N]" subjects in the series' order.
-q="$TOP/qemu-patches"
-n=$(series_patches "$q/series" | wc -l)
-if [ -f "$q/0000-cover-letter.patch" ]; then
-	check "qemu-patches: the cover letter is [PATCH 00/$n] with a subject and text" \
-		bash -c 'grep -q "^Subject: \[PATCH 0*0/$2\] [^*]" "$1" && ! grep -q "\*\*\* \(SUBJECT\|BLURB\) HERE" "$1"' \
-		_ "$q/0000-cover-letter.patch" "$n"
-else
-	not_ok "qemu-patches: 0000-cover-letter.patch exists"
-fi
-i=0 bad=
-for p in $(series_patches "$q/series"); do
-	i=$((i + 1))
-	grep -q "^Subject: \[PATCH 0*$i/$n\] " "$q/$p" 2>/dev/null || bad="$bad $p"
-done
-if [ -z "$bad" ]; then
-	ok "qemu-patches: every patch is [PATCH i/$n] in the series' order"
-else
-	not_ok "qemu-patches: every patch is [PATCH i/$n] in the series' order: not:$bad"
-fi
+# The QEMU series and its RFC series are ready to mail: a cover letter
+# that counts the patches, and "[PATCH n/N]" ("[RFC PATCH n/N]")
+# subjects in the series' order.
+mailed_qemu_series() {
+	local q=$1 prefix=$2 n i=0 bad= p
+	n=$(series_patches "$q/series" | wc -l)
+	if [ -f "$q/0000-cover-letter.patch" ]; then
+		check "${q#$TOP/}: the cover letter is [$prefix 00/$n] with a subject and text" \
+			bash -c 'grep -q "^Subject: \[$3 0*0/$2\] [^*]" "$1" && ! grep -q "\*\*\* \(SUBJECT\|BLURB\) HERE" "$1"' \
+			_ "$q/0000-cover-letter.patch" "$n" "$prefix"
+	else
+		not_ok "${q#$TOP/}: 0000-cover-letter.patch exists"
+	fi
+	for p in $(series_patches "$q/series"); do
+		i=$((i + 1))
+		grep -q "^Subject: \[$prefix 0*$i/$n\] " "$q/$p" 2>/dev/null || bad="$bad $p"
+	done
+	if [ -z "$bad" ]; then
+		ok "${q#$TOP/}: every patch is [$prefix i/$n] in the series' order"
+	else
+		not_ok "${q#$TOP/}: every patch is [$prefix i/$n] in the series' order: not:$bad"
+	fi
+}
+mailed_qemu_series "$TOP/qemu-patches" PATCH
+mailed_qemu_series "$TOP/qemu-patches/rfc" "RFC PATCH"
 
 # glibc has no checkpatch: its series is checked for what glibc asks of
 # a mailed patch: a subject and a message, a Signed-off-by (glibc takes

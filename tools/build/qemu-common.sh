@@ -10,12 +10,12 @@ stage_host_id() {
 		ninja-build python3 python3-venv
 }
 
-# qemu_build SERIES [keep]: SERIES is a patch series file, or empty for
-# none.  With "keep", the (patched) source stays in $OUT/src, for grep,
+# qemu_build "SERIES..." [keep]: patch series files applied in order,
+# or empty for none.  With "keep", the (patched) source stays in $OUT/src, for grep,
 # editors and debuggers; the build still sees it as ../src, so that
 # ccache shares the untouched files with the other QEMU stage.
 qemu_build() {
-	local series=$1 keep=${2:-}
+	local series=$1 keep=${2:-} s
 	step "unpacking QEMU $(lock_version qemu)"
 	if [ "$keep" = keep ]; then
 		unpack_orig qemu "$OUT/src"
@@ -23,10 +23,10 @@ qemu_build() {
 	else
 		unpack_orig qemu src
 	fi
-	if [ -n "$series" ]; then
-		step "applying $(basename "$(dirname "$series")")/$(basename "$series")"
-		"$TOP/tools/build/apply-series" src "$series"
-	fi
+	for s in $series; do
+		step "applying ${s#"$TOP"/}"
+		"$TOP/tools/build/apply-series" src "$s"
+	done
 
 	# Debian 12's meson is too old for QEMU 10.0 and the DFSG tarball
 	# has no python/wheels: use trixie's meson and pycotap, unpacked

@@ -54,7 +54,8 @@ stage_build() {
 	grep -w pfm_get_os_event_encoding "$WORK/perf.nm" >/dev/null ||
 		die "perf was built without libpfm4 (see the libpfm4 lines of $LOG)"
 	# --call-graph dwarf: libdw's unwinder with the sparc initial frame
-	# (kernel/patches/0027)
+	# (the kernel patch "perf tools: Add sparc register names and DWARF
+	# unwinding with libdw")
 	grep -w libdw__arch_set_initial_registers "$WORK/perf.nm" >/dev/null ||
 		die "perf was built without libdw's DWARF unwinder (see $WORK/perf/FEATURE-DUMP)"
 	# --filter 'filter SYMBOL @ FILE': symbols resolved by the auxtrace code

@@ -4,14 +4,13 @@
 # (tools/bench/qemu-parts).  Built only by `make bench-qemu-parts`.
 
 . "$TOP/tools/build/qemu-common.sh"
-STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch tools/bench/qemu-parts.patch tools/build/qemu-common.sh tools/build/apply-series"
+STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch qemu-patches/rfc/series qemu-patches/rfc/*.patch tools/bench/qemu-parts.patch tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {
-	mkdir patches
-	cp "$TOP"/qemu-patches/series "$TOP"/qemu-patches/*.patch \
-		"$TOP/tools/bench/qemu-parts.patch" patches/
-	echo qemu-parts.patch >>patches/series
-	qemu_build "$PWD/patches/series"
+	mkdir parts
+	cp "$TOP/tools/bench/qemu-parts.patch" parts/
+	echo qemu-parts.patch >parts/series
+	qemu_build "$TOP/qemu-patches/series $TOP/qemu-patches/rfc/series $PWD/parts/series"
 }
 
 stage_links() {

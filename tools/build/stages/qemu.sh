@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# QEMU 10.0 with the project's patch series (qemu-patches/series).
+# QEMU 10.0 with the project's patch series (qemu-patches/series) and the
+# RFC series on top of it (qemu-patches/rfc/series).
 
 . "$TOP/tools/build/qemu-common.sh"
-STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch tools/build/qemu-common.sh tools/build/apply-series"
+STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch qemu-patches/rfc/series qemu-patches/rfc/*.patch tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {
-	qemu_build "$TOP/qemu-patches/series" keep
+	qemu_build "$TOP/qemu-patches/series $TOP/qemu-patches/rfc/series" keep
 }
 
 stage_links() {
