@@ -6,8 +6,11 @@
  * chunks of work and, after each, reads times() (jiffies, which only
  * CPU 0 advances: the tick is periodic), CLOCK_MONOTONIC and its own
  * task-clock (sched_clock()).  The longest run of chunks in which
- * times() stood still is the stall.  In it both clocks must advance as
- * fast as they did, per chunk, outside it.
+ * times() stood still is the stall.  In it both clocks must advance at
+ * least half as fast as they did, per chunk, outside it.  No more is
+ * asked: both are the host's time, and a host that runs the chunks more
+ * slowly while CPU 0 spins beside them (the two virtual CPUs share its
+ * cores with whatever else it runs) stretches them, 2.3 times once.
  *
  * Usage: clock-stall SECONDS (how long to run, by CLOCK_MONOTONIC).
  * Prints a TAP line per check; exit status 0 when all hold.
@@ -112,11 +115,11 @@ int main(int argc, char **argv)
 	check(want_ns >= 300000000, "CPU 0 stood still (jiffies) for 300 ms of CPU 1's work or more",
 	      want_ns / 1e9);
 	check(!back, "CLOCK_MONOTONIC never went back on CPU 1", back);
-	check(mono[b] - mono[a] >= want_ns / 2 && mono[b] - mono[a] <= want_ns * 2,
-	      "CLOCK_MONOTONIC ran on CPU 1 meanwhile, 0.5-2x the time of its work",
+	check(mono[b] - mono[a] >= want_ns / 2,
+	      "CLOCK_MONOTONIC ran on CPU 1 meanwhile, at least 0.5x the time of its work",
 	      (double)(int64_t)(mono[b] - mono[a]) / want_ns);
-	check(task[b] - task[a] >= want_ns / 2 && task[b] - task[a] <= want_ns * 2,
-	      "task-clock (sched_clock) ran on CPU 1 meanwhile, 0.5-2x the time of its work",
+	check(task[b] - task[a] >= want_ns / 2,
+	      "task-clock (sched_clock) ran on CPU 1 meanwhile, at least 0.5x the time of its work",
 	      (double)(int64_t)(task[b] - task[a]) / want_ns);
 	return failed;
 }

@@ -13,16 +13,77 @@ trap 'rm -rf "$T"' EXIT
 tree="$T/tree"
 mkdir -p "$tree"
 cp -a "$TOP/tools" "$TOP/kernel" "$TOP/qemu-patches" "$TOP/sources.lock" "$tree/"
-# Reuse the real cache's apt indexes (not its downloads): saves fetching
-# them again, and fetch still refreshes them if they are stale.
-real_cache=${LEON3_PMU_CACHE:-$HOME/.cache/leon3-pmu}
-if [ -d "$real_cache/apt/lists" ]; then
-	mkdir -p "$T/cache/apt"
-	cp -a "$real_cache/apt/lists" "$real_cache/apt/sources.list" "$T/cache/apt/" 2>/dev/null || true
-fi
 export LEON3_PMU_CACHE="$T/cache"
 stage="$tree/tools/build/stage"
 fetch="$tree/tools/build/fetch"
+
+# --- a local archive ---------------------------------------------------------
+
+# fetch runs against a Debian-style archive made here, not the network:
+# stand-ins for busybox's source files and python3-pycotap's deb, under
+# the names and versions sources.lock pins (the copy's lock pins their
+# checksums), in the pool and the Sources index of trixie; every suite
+# the private apt configuration lists has a Release signed by a key made
+# here, which fetch is told to trust (LEON3_DEBIAN_KEYRING).  apt's copy:
+# method copies the files as a download would (file: would link them).
+if ! command -v gpg >/dev/null; then
+	not_ok "gpg is installed, to sign the test archive (tools/build/host-deps installs it)"
+	exit 1
+fi
+export GNUPGHOME="$T/gnupg"
+mkdir -m 700 "$GNUPGHOME"
+trap 'gpgconf --homedir "$GNUPGHOME" --kill gpg-agent 2>/dev/null; rm -rf "$T"' EXIT
+gpg --batch --quiet --passphrase '' --quick-gen-key 'leon3-pmu test archive' ed25519 sign never
+gpg --batch --export >"$T/archive-key.gpg"
+archive="$T/archive"
+# stand_in NAME DIR: stand-ins for NAME's pinned files in the pool's DIR,
+# their checksums into the copy's lock
+stand_in() {
+	local f sum
+	mkdir -p "$archive/$2"
+	for f in $(awk -v n="$1" '$1 == n { print $5 }' "$tree/sources.lock"); do
+		echo "a stand-in for $f" >"$archive/$2/$f"
+		sum=$(sha256sum <"$archive/$2/$f" | cut -c1-64)
+		sed -i -E "s/^($1 .* $(sed 's/[.+]/\\&/g' <<<"$f") +)[0-9a-f]{64}$/\1$sum/" "$tree/sources.lock"
+	done
+}
+stand_in busybox pool/main/b/busybox
+stand_in pycotap pool/main/p/pycotap
+cp "$tree/sources.lock" "$T/lock"
+# sources_stanza PACKAGE BINARY VERSION DIR FILE...: a Sources record
+sources_stanza() {
+	local f
+	printf 'Package: %s\nBinary: %s\nVersion: %s\nDirectory: %s\nFiles:\n' "$1" "$2" "$3" "$4"
+	for f in "${@:5}"; do
+		printf ' %s %s %s\n' "$(md5sum <"$archive/$4/$f" | cut -c1-32)" \
+			"$(stat -c %s "$archive/$4/$f")" "$f"
+	done
+	printf 'Checksums-Sha256:\n'
+	for f in "${@:5}"; do
+		printf ' %s %s %s\n' "$(sha256sum <"$archive/$4/$f" | cut -c1-64)" \
+			"$(stat -c %s "$archive/$4/$f")" "$f"
+	done
+	echo
+}
+for suite in bookworm bookworm-updates trixie trixie-updates bookworm-security trixie-security; do
+	d="$archive/dists/$suite"
+	mkdir -p "$d/main/source"
+	if [ "$suite" = trixie ]; then
+		sources_stanza busybox busybox "$(awk '$1 == "busybox" { print $4; exit }' "$T/lock")" \
+			pool/main/b/busybox $(awk '$1 == "busybox" { print $5 }' "$T/lock")
+		sources_stanza pycotap python3-pycotap "$(awk '$1 == "pycotap" { print $4; exit }' "$T/lock")" \
+			pool/main/p/pycotap
+	fi >"$d/main/source/Sources"
+	{
+		printf 'Origin: leon3-pmu test\nSuite: %s\nCodename: %s\nDate: %s\nComponents: main\nSHA256:\n' \
+			"$suite" "$suite" "$(date -Ru)"
+		printf ' %s %s main/source/Sources\n' "$(sha256sum <"$d/main/source/Sources" | cut -c1-64)" \
+			"$(stat -c %s "$d/main/source/Sources")"
+	} >"$d/Release"
+	gpg --batch --yes --clearsign -o "$d/InRelease" "$d/Release"
+done
+export LEON3_DEBIAN_ARCHIVE="copy://$archive" LEON3_DEBIAN_SECURITY="copy://$archive"
+export LEON3_DEBIAN_KEYRING="$T/archive-key.gpg"
 
 # --- unknown options and names ---------------------------------------------
 
@@ -39,7 +100,7 @@ expect_fail "override: a missing path names the variable" \
 
 # --- checksums -------------------------------------------------------------
 
-# The smallest pinned source, busybox, with its .dsc checksum broken.
+# busybox, with its .dsc checksum broken.
 dsc=busybox_1.37.0-6.dsc
 good=$(awk -v f=$dsc '$5 == f {print $6}' "$tree/sources.lock")
 bad=0000000000000000000000000000000000000000000000000000000000000000
@@ -65,7 +126,7 @@ rm -f "$LEON3_PMU_CACHE"/downloads/busybox*
 expect_fail "fetch: a missing package version is named" \
 	"cannot fetch busybox=1:9.9.9-1 \(pinned for 'busybox' in .*sources.lock\)" \
 	"$fetch" busybox
-cp "$TOP/sources.lock" "$tree/sources.lock"
+cp "$T/lock" "$tree/sources.lock"
 
 # Binary packages (kind deb) come from the pool, checked against the lock;
 # the private apt configuration has no binary index to be caught mid-sync.
@@ -87,7 +148,7 @@ if ls "$LEON3_PMU_CACHE/downloads" | grep -q pycotap; then
 else
 	ok "fetch: nothing of the refused deb is kept"
 fi
-cp "$TOP/sources.lock" "$tree/sources.lock"
+cp "$T/lock" "$tree/sources.lock"
 
 # --- stages: nothing half-built is cached ----------------------------------
 
@@ -166,6 +227,22 @@ is "tests/run: a .t without its execute bit fails the run" "$rc $(tail -n 1 <<<"
 check "tests/run: and names it" grep -q "b.t: not executable" <<<"$out"
 check "tests/run: gives each program's counts and time" \
 	grep -Eq "^--- .*/a\.t: 1 passed, 0 failed, 0 skipped in [0-9]+s$" <<<"$out"
+
+# A program that prints no check tested nothing: a failure.  A skipped
+# check is counted in the last line, and listed with its reason.
+mkdir -p "$T/quiet" "$T/skips"
+printf '#!/bin/sh\necho "no check here"\n' >"$T/quiet/g.t"
+printf '#!/bin/sh\necho "ok - h ran"\necho "ok - h needs X # SKIP no X here"\n' >"$T/skips/h.t"
+chmod +x "$T/quiet/g.t" "$T/skips/h.t"
+out=$("$TOP/tests/run" "$T/quiet" 2>&1) && rc=0 || rc=$?
+is "tests/run: a program that prints no check fails the run" "$rc $(tail -n 1 <<<"$out")" \
+	"1 0 passed, 1 failed"
+check "tests/run: and says so" grep -q "g.t: printed no check" <<<"$out"
+out=$("$TOP/tests/run" "$T/skips/h.t" 2>&1) && rc=0 || rc=$?
+is "tests/run PROGRAM.t: a skipped check is counted in the last line" \
+	"$rc $(tail -n 1 <<<"$out")" "0 1 passed, 0 failed, 1 skipped"
+check "tests/run: and listed before it, with its reason" \
+	grep -q "^  $T/skips/h.t: h needs X: no X here$" <<<"$out"
 
 # One-core programs run beside each other: c.t passes only if d.t starts
 # while it waits (up to 20 s), which it cannot when they run in turn.

@@ -581,9 +581,13 @@ TEST_F(pmu, sampling_needs_interrupt)
 }
 
 /*
- * A counting event across several wraps of the 32-bit counter: the
- * count is 64 bits, and the wraps lose at most the few instructions the
- * counter stands still before the overflow handler releases it.
+ * A counting event across wraps of the 32-bit counter: the count is 64
+ * bits.  A counting event's period is 2^31 - 1, so the 4.5e9
+ * instructions wrap it twice.  At a wrap the counter stops at 0 until
+ * the handler releases it, and the model adds a translation block's
+ * instructions at the block's end: the rest of the block that wrapped
+ * it is lost, at most 2 of the loop's 3 (subcc, bne, nop).  So at most
+ * 2 x 2 are lost (4 measured, in 3 runs each on 1, 2 and 4 CPUs).
  */
 TEST_F(pmu, count_beyond_32_bits)
 {
@@ -596,7 +600,7 @@ TEST_F(pmu, count_beyond_32_bits)
 	want = small + 3 * 1500000000LL;
 	EXPECT_GT(big, 1LL << 32);
 	EXPECT_LE(big, want);
-	EXPECT_GE(big, want - 3 * 256) TH_LOG("lost %lld", want - big);
+	EXPECT_GE(big, want - 2 * 2) TH_LOG("lost %lld", want - big);
 	TH_LOG("lost at the wraps: %lld instructions", want - big);
 	close(fd);
 }
@@ -661,6 +665,19 @@ static long loops_for(double secs)
 }
 
 /*
+ * How far a multiplexed count, scaled, may be off.  Each 4 ms slice's
+ * time also holds the kernel's rotation and tick work, which a user-only
+ * count misses.  Measured on a LEON3's clock: at most 0.12 % on 1 CPU
+ * and 0.28 % on 4 (8 runs each), 1 % allowed; on the lockdep kernel
+ * (tests/pmu/debug-kernel.t), whose kernel work is slower, 0.75 to
+ * 2.31 % (8 runs, 2 CPUs), 5 % allowed.
+ */
+static double mux_tolerance(void)
+{
+	return access("/proc/lockdep_stats", F_OK) ? 0.01 : 0.05;
+}
+
+/*
  * Ten events on seven counters: perf rotates them, scaled counts agree.
  * perf scales by time, and on the host's clock a virtual CPU that the
  * host leaves waiting has time running without counts: tests/pmu/driver.t
@@ -678,6 +695,7 @@ TEST_F(pmu, multiplexing_scales)
 			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 	int fd[10], i, rotated = 0, ref;
+	double off, worst = 0, most = mux_tolerance();
 	long long want;
 	/* some 500 rotations at HZ=250, well inside the harness's 30 s */
 	long n = loops_for(2.0);
@@ -703,11 +721,15 @@ TEST_F(pmu, multiplexing_scales)
 		ASSERT_GT(v[2], 0) TH_LOG("event %d never ran", i);
 		rotated += v[2] < v[1];
 		scaled = (double)v[0] * v[1] / v[2];
-		EXPECT_GT(scaled, want * 0.85) TH_LOG("event %d: %.0f of %lld", i, scaled, want);
-		EXPECT_LT(scaled, want * 1.15) TH_LOG("event %d: %.0f of %lld", i, scaled, want);
+		off = scaled > want ? scaled / want - 1 : 1 - scaled / want;
+		worst = off > worst ? off : worst;
+		EXPECT_LE(off, most)
+			TH_LOG("event %d: %.0f of %lld, %.3f %% off (%.0f %% allowed)", i, scaled,
+			       want, 100 * off, 100 * most);
 		close(fd[i]);
 	}
 	EXPECT_GT(rotated, 0) TH_LOG("no event was ever switched out");
+	TH_LOG("multiplexed: the scaled counts at most %.3f %% off", 100 * worst);
 }
 
 /* Work in chunks, yielding the CPU between them; counts its own events */

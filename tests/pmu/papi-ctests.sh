@@ -5,11 +5,17 @@
 # run_tests.sh does (each with TESTS_QUIET, those its
 # run_tests_exclude.txt names left out), each under a time limit.
 #
-#   papi-ctests.sh DIR LIMIT [TEST...]
+#   papi-ctests.sh DIR PACES [TEST...]
+#
+# Each test's time limit is PACES times the guest's pace: how long the
+# shell's busy loop below (PACE_LOOP iterations, no system call) takes,
+# timed just before the test.  So the limit is an amount of the guest's
+# own work, whatever the host's speed and load at the time, and on a
+# LEON3's clock (leon3-run --leon3-clock) as on the host's.
 #
 # DIR holds ctests/, validation_tests/ and run_tests_exclude.txt (the
 # papi stage's output); TEST is e.g. ctests/zero (default: every one).
-# One line per test, "== TEST RESULT SECONDS", RESULT being what the
+# One line per test, "== TEST RESULT SECONDS LIMIT", RESULT being what the
 # test printed: PASSED, WARNING (PASSED with WARNING), FAILED, SKIPPED;
 # or TIMEOUT (killed after LIMIT seconds), SIGNAL-N (killed by signal N),
 # NORESULT (exited N without a verdict).  Any other result is followed
@@ -18,7 +24,7 @@
 # "   ! LINE": PAPI's clockcore reports a clock that went back so and
 # still passes.
 
-dir=$1 limit=$2
+dir=$1 paces=$2
 shift 2
 cd "$dir" || exit 2
 if [ $# = 0 ]; then
@@ -27,8 +33,18 @@ fi
 
 now() { cut -d' ' -f1 /proc/uptime; }
 
+PACE_LOOP=2000
+# pace_limit: PACES times the seconds PACE_LOOP iterations take now
+pace_limit() {
+	local start i=0
+	start=$(now)
+	while [ $i -lt $PACE_LOOP ]; do i=$((i + 1)); done
+	echo "$(now) $start $paces" | awk '{ printf "%d", ($1 - $2) * $3 + 0.5 }'
+}
+
 for t in "$@"; do
-	[ -x "$t" ] || { echo "== $t MISSING 0"; continue; }
+	[ -x "$t" ] || { echo "== $t MISSING 0 0"; continue; }
+	limit=$(pace_limit)
 	start=$(now)
 	# Every test is run from its own directory, as run_tests.sh does.
 	(cd "$(dirname "$t")" && exec timeout -s KILL "$limit" "./$(basename "$t")" TESTS_QUIET) \
@@ -50,7 +66,7 @@ for t in "$@"; do
 	else
 		res=NORESULT-$rc
 	fi
-	echo "== $t $res $secs"
+	echo "== $t $res $secs $limit"
 	[ $res = PASSED ] || tail -n 4 /tmp/papi-test.out | sed 's/^/   | /'
 	grep '^Error!' /tmp/papi-test.out | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/   ! \2 (\1 times)/'
 done

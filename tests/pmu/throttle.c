@@ -6,9 +6,14 @@
  * (wakeup_events 1, as perf_event_tests' overflow tests), over a loop
  * of a known number of instructions.  When perf throttles an event the
  * driver stops it in its interrupt handler and perf core starts it
- * again at the next tick: neither may lose a count or a sample.
+ * again at the next tick: neither may lose a count or a sample.  A
+ * stopped event counts nothing: a third event, counting only (which perf
+ * never throttles), enabled before them and disabled after, counts the
+ * whole loop for comparison.
  *
- * Prints per event:
+ * Prints the counting event's count:
+ *   reference count C
+ * and per sampling event:
  *   event I period P count C samples S signals N pollin N throttle T
  *   unthrottle U lost L
  * The ring buffers (BUF_PAGES) are large enough that no record reaches
@@ -47,6 +52,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* A user-only instructions event: sampling every @period, or counting (0) */
 static int open_event(long period)
 {
 	struct perf_event_attr pe;
@@ -68,8 +74,9 @@ int main(int argc, char **argv)
 	size_t len = (1 + BUF_PAGES) * getpagesize();
 	struct perf_event_mmap_page *page[EVENTS];
 	struct sigaction sa;
+	long long ref_count = -1;
 	long iterations;
-	int i;
+	int i, ref;
 
 	iterations = argc > 1 ? atol(argv[1]) : 100000000;
 	memset(&sa, 0, sizeof(sa));
@@ -93,11 +100,21 @@ int main(int argc, char **argv)
 		fcntl(fds[i], F_SETOWN, getpid());
 		ioctl(fds[i], PERF_EVENT_IOC_RESET, 0);
 	}
+	ref = open_event(0);
+	if (ref < 0) {
+		perror("perf_event_open (counting)");
+		return 1;
+	}
+	ioctl(ref, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < EVENTS; i++)
 		ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	leon3_loop(iterations);
 	for (i = 0; i < EVENTS; i++)
 		ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(ref, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(ref, &ref_count, sizeof(ref_count)) != sizeof(ref_count))
+		return 1;
+	printf("reference count %lld\n", ref_count);
 
 	for (i = 0; i < EVENTS; i++) {
 		struct perf_event_header *h, rec;

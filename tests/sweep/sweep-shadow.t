@@ -60,14 +60,18 @@ def main():
     for geom, fits in (("d4kx2", False), ("d16kx4", True), ("d16kx2", True)):
         lo = [x for x in data if x["workload"] == f"stream8k-{P1}" and x["geometry"] == geom]
         hi = [x for x in data if x["workload"] == f"stream8k-{P2}" and x["geometry"] == geom]
-        d = {k: min(int(y[k]) for y in hi) - max(int(x[k]) for x in lo)
+        # every run of P2 passes against every run of P1
+        d = {k: [int(y[k]) - int(x[k]) for y in hi for x in lo]
              for k in ("text_rdmiss", "text_wrmiss")}
-        want, slack = (0, MISSES // 20) if fits else (MISSES, MISSES // 100)
+        # sweep.t's bounds, for its reasons (the shadows' misses measured
+        # as the real D-cache's: 1436 to 1724 for d16kx2)
+        want, slack = (0, MISSES // 20) if fits else (MISSES, 128)
         what = "real D-cache" if geom == "d4kx2" else "shadow"
         check(f"{geom} ({what}): {P2 - P1} more passes over 8 KiB add {want} read misses to "
-              f"the text, within {slack}, and {MISSES} write misses",
-              abs(d["text_rdmiss"] - want) <= slack and abs(d["text_wrmiss"] - MISSES) <= 8,
-              str(d))
+              f"the text, within {slack}, and {MISSES} write misses, each pair of runs",
+              all(abs(x - want) <= slack for x in d["text_rdmiss"]) and
+              all(abs(x - MISSES) <= 8 for x in d["text_wrmiss"]), str(d))
+        print(f"# {geom}: the pairs' differences: {d}")
     summ = read_csv(os.path.join(out, "summary.csv"))
     check("summary.csv: the shadows' miss ratios with their CI, no cycles",
           len(summ) == 6 and all(s["prog_read_miss_pct"] and s["prog_read_miss_pct_ci95"]
@@ -108,11 +112,15 @@ def main():
         hi = [int(x["prog_rdmiss"]) for x in data
               if x["workload"] == f"stream8k-{P2}" and x["geometry"] == geom]
         # the program's PID counts the kernel's work for it too: the
-        # interrupts of a longer run add up to a tenth more
+        # interrupts of a longer run add up to a tenth more (measured:
+        # 1824 to 5294, 2.2 to 6.5 % of 81920, in 12 pairs of 3 runs), and no fewer
+        # than the text's (128: sweep.t)
         lo_ok, hi_ok = (0, MISSES // 10) if fits else (MISSES, MISSES * 11 // 10)
+        pairs = [y - x for y in hi for x in lo]
         check(f"--scopes prog, {geom}: the program's read misses grow by {lo_ok} to {hi_ok} "
-              "(its own, and the kernel's on its behalf)",
-              lo and hi and lo_ok - MISSES // 100 <= min(hi) - max(lo) <= hi_ok, f"{lo} {hi}")
+              "(its own, and the kernel's on its behalf), each pair of runs",
+              pairs and all(lo_ok - 128 <= x <= hi_ok for x in pairs), f"{lo} {hi}")
+        print(f"# --scopes prog, {geom}: the pairs' differences: {pairs}")
     r = subprocess.run([SWEEP, "plan", "--out", os.path.join(T, "bad"), "--scopes", "prog cpu"],
                        capture_output=True, text=True)
     check("--scopes with a scope that is not one: refused at once, exit 2",

@@ -13,9 +13,13 @@ grow by 160 x 512 lines where the buffer does not fit the D-cache (4 KiB,
 2 ways, LRU), and by nothing where it does (16 KiB, 4 ways); the stores
 (write-through, no allocation) miss every time, 160 x 512 more; the
 loads are 160 x 2048 more.  The kernel's interrupt handlers, between
-passes, evict lines of a buffer that fits, which then miss again: a few
-hundred to two thousand misses, so the check allows 1 % of the misses
-where the buffer does not fit, and 5 % where it does."""
+passes, evict lines of a buffer that fits, which then miss again: 1249
+to 1764 more misses measured (2.2 % of the passes' 81920 where it does
+not fit), so the check allows 5 % where it fits.  Where it does not,
+every load misses anyway: -47 to +28 measured, 128 allowed.  The write
+misses and loads: -3 to +5 and +4 measured, 8 allowed.  Each pair of a
+P1 and a P2 run is checked (measured: 28 pairs, in 4 runs of this test
+and 3 of sweep-shadow.t)."""
 
 import os
 import shutil
@@ -81,16 +85,20 @@ def main():
         if len(lo) != 2 or len(hi) != 2:
             not_ok(f"{geom}: two runs of each workload alone")
             continue
-        d = {k: min(int(y[k]) for y in hi) - max(int(x[k]) for x in lo)
+        # every run of P2 passes against every run of P1: no pair of runs
+        # is left out
+        d = {k: [int(y[k]) - int(x[k]) for y in hi for x in lo]
              for k in ("text_rdmiss", "text_wrmiss", "text_rd")}
-        want, slack = (0, MISSES // 20) if fits else (MISSES, MISSES // 100)
+        want, slack = (0, MISSES // 20) if fits else (MISSES, 128)
         check(f"{geom}: {P2 - P1} more passes over 8 KiB add {want} D-cache read misses to "
-              f"the text (the buffer {'fits' if fits else 'does not fit'}), within {slack}",
-              abs(d["text_rdmiss"] - want) <= slack, str(d))
+              f"the text (the buffer {'fits' if fits else 'does not fit'}), within {slack}, "
+              "each pair of runs", all(abs(x - want) <= slack for x in d["text_rdmiss"]),
+              str(d))
         check(f"{geom}: ... {(P2 - P1) * LINES} write misses and {(P2 - P1) * WORDS} "
-              "loads, exactly as many as the code does",
-              abs(d["text_wrmiss"] - (P2 - P1) * LINES) <= 8 and
-              abs(d["text_rd"] - (P2 - P1) * WORDS) <= 8, str(d))
+              "loads, exactly as many as the code does, each pair of runs",
+              all(abs(x - (P2 - P1) * LINES) <= 8 for x in d["text_wrmiss"]) and
+              all(abs(x - (P2 - P1) * WORDS) <= 8 for x in d["text_rd"]), str(d))
+        print(f"# {geom}: the pairs' differences: {d}")
     check("every run: the program's own cycles and misses are within the whole system's, "
           "and its text's within its own (each event's three counts share a pass)",
           good and all(int(x[f"text_{m}"]) <= int(x[f"prog_{m}"]) <= int(x[f"all_{m}"])

@@ -96,7 +96,8 @@ apt_setup() {
 	security="${LEON3_DEBIAN_SECURITY:-$(apt_system_uri bookworm-security)}"
 	[ -n "$security" ] || security="$archive-security"
 	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
-	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	# (LEON3_DEBIAN_KEYRING: another archive's key; the tests' local archive)
+	local key="${LEON3_DEBIAN_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}"
 	local new="$APT_DIR/sources.list.new"
 	# Source indexes only: the binary packages the build uses (kind deb)
 	# are fetched from the pool directory their source's record names.
