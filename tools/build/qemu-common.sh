@@ -5,6 +5,18 @@
 
 STAGE_SOURCES="qemu meson pycotap"
 
+# series_inputs DIR...: the series files and the patches they list, as
+# STAGE_INPUTS (relative to TOP): what a cover letter says changes
+# nothing that is built
+series_inputs() {
+	local d
+	for d in "$@"; do
+		[ -f "$TOP/$d/series" ] || continue
+		printf '%s/series ' "$d"
+		awk -v d="$d" '!/^#/ && NF { printf "%s/%s ", d, $1 }' "$TOP/$d/series"
+	done
+}
+
 stage_host_id() {
 	dpkg-query -W gcc libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev \
 		ninja-build python3 python3-venv

@@ -4,7 +4,7 @@
 # (tools/bench/qemu-parts).  Built only by `make bench-qemu-parts`.
 
 . "$TOP/tools/build/qemu-common.sh"
-STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch qemu-patches/rfc/series qemu-patches/rfc/*.patch tools/bench/qemu-parts.patch tools/build/qemu-common.sh tools/build/apply-series"
+STAGE_INPUTS="$(series_inputs qemu-patches qemu-patches/rfc) tools/bench/qemu-parts.patch tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {
 	mkdir parts

@@ -3,7 +3,7 @@
 # RFC series on top of it (qemu-patches/rfc/series).
 
 . "$TOP/tools/build/qemu-common.sh"
-STAGE_INPUTS="qemu-patches/series qemu-patches/*.patch qemu-patches/rfc/series qemu-patches/rfc/*.patch tools/build/qemu-common.sh tools/build/apply-series"
+STAGE_INPUTS="$(series_inputs qemu-patches qemu-patches/rfc) tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {
 	qemu_build "$TOP/qemu-patches/series $TOP/qemu-patches/rfc/series" keep
