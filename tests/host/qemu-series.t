@@ -43,6 +43,28 @@ else
 	not_ok "neither series reworks itself: $(printf '%s' "$out" | grep -v '^  ' | tr '\n' ' ')"
 fi
 
+# The seam between the PMU and the cache model: the cache model uses the
+# PMU's interface (leon3-cache.h includes leon3-pmu.h), and the PMU none
+# of the cache model's names (leon3_cache_looks_up() is the cache control
+# register's, in cpu.h).
+tip=leon3-pmu
+! git -C "$T/git" rev-parse -q --verify leon3-pmu-rfc >/dev/null || tip=leon3-pmu-rfc
+model_names() {
+	grep -nE 'LEON3Cache|LEON3TLB|LEON3_CACHE_|LEON3_TLB|leon3_cache_|caches\.|leon3-cache\.h|translate-leon3-cache' |
+		grep -v 'leon3_cache_looks_up' || true
+}
+for f in leon3-pmu.c leon3-pmu.h translate-leon3-pmu.c.inc; do
+	bad=$(git -C "$T/git" show "$tip:target/sparc/$f" | model_names | head -n 3 | tr '\n' ' ')
+	is "target/sparc/$f uses none of the cache model's names" "$bad" ""
+done
+check "target/sparc/leon3-cache.h includes the PMU's interface, leon3-pmu.h" \
+	bash -c 'git -C "$1" show "$2:target/sparc/leon3-cache.h" | grep -q "^#include \"leon3-pmu.h\""' _ "$T/git" "$tip"
+if printf '%s\n' "    leon3_cache_flush(env, 1, 1);" | model_names | grep -q flush; then
+	ok "... and the check sees a name of the cache model where there is one"
+else
+	not_ok "... and the check sees a name of the cache model where there is one"
+fi
+
 # The measure sees a rework: a new commit that rewrites lines an earlier
 # patch added counts them; folded into that patch, they no longer count.
 g=$T/git
