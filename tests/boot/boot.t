@@ -34,7 +34,8 @@ guest "uname -m" 0 -- uname -m
 is "uname -m says sparc" "$(cat "$T/out")" sparc
 guest "/proc/cpuinfo" 0 -- cat /proc/cpuinfo
 check "/proc/cpuinfo shows a LEON" grep -qi 'leon' "$T/out"
-# Each CPU's clock (kernel/patches 0020), which the PROM gives the
+# Each CPU's clock (the kernel patch "sparc32: show each CPU's clock in
+# /proc/cpuinfo on SMP"), which the PROM gives the
 # kernel as the cpu nodes' clock-frequency: prom/prom.h's default.
 hz=$(awk '$2 == "DEFAULT_CLOCK_HZ" { print $3 }' "$TOP/prom/prom.h")
 guest "/proc/cpuinfo with 2 CPUs" 0 --cpus 2 -- cat /proc/cpuinfo
@@ -101,7 +102,8 @@ check "--leon3-clock on 2 CPUs: the time is both CPUs' instructions times 32 ns,
 check "--leon3-clock on 2 CPUs: the idle CPU runs under 10 % of the busy one's instructions ($idle of $busy)" \
 	awk -v b="$busy" -v i="$idle" 'BEGIN { exit !(b > 0 && i < b / 10) }'
 
-# Highmem pages cost the other CPUs nothing (kernel/patches 0039, 0040):
+# Highmem pages cost the other CPUs nothing (the kernel's sparc32 highmem
+# patches, at the end of the sparc32 group):
 # each page a kmap_local mapping had unmapped, and each page written to
 # the page cache in highmem, sent a cross call to flush every CPU's
 # caches.  dd on CPU 0 copies 8 MiB (2048 pages) within tmpfs, which
@@ -173,7 +175,7 @@ else
 	not_ok "task-clock.c builds with the guest toolchain"
 fi
 
-# Futexes (kernel/patches/0005): the program prints one line per check.
+# Futexes (kernel/patches/0003): the program prints one line per check.
 if "$cc" -static -O2 -pthread "$TOP/tests/boot/futex.c" -o "$T/futex"; then
 	guest "futex checks run to the end on 2 CPUs" 0 --cpus 2 --add "$T/futex" -- /root/futex
 	grep -E '^(not )?ok - ' "$T/out" || not_ok "futex checks printed nothing"
@@ -181,7 +183,7 @@ else
 	not_ok "futex.c builds with the guest toolchain"
 fi
 
-# A TLB flush reaches the other CPU (qemu-patches/0009): a thread on
+# A TLB flush reaches the other CPU (qemu-patches/0010): a thread on
 # CPU 1 must see the page CPU 0 maps in place of another.
 if "$cc" -static -O2 -pthread "$TOP/tests/boot/tlb-flush.c" -o "$T/tlb-flush"; then
 	guest "remapped pages seen by the other CPU at once (2 CPUs)" 0 --cpus 2 \
@@ -195,7 +197,7 @@ else
 	not_ok "tlb-flush.c builds with the guest toolchain"
 fi
 
-# irq_work raised by a self-IPI (kernel/patches/0006).
+# irq_work raised by a self-IPI (kernel/patches/0004).
 if "$cc" -static -O2 "$TOP/tests/boot/irq-work.c" -o "$T/irq-work"; then
 	for cpus in 1 2; do
 		guest "perf wakeups run through the irq_work IPI ($cpus CPU(s))" 0 \
@@ -205,7 +207,7 @@ else
 	not_ok "irq-work.c builds with the guest toolchain"
 fi
 
-# The clock of CPU 1 runs while CPU 0 takes no tick (kernel/patches/0032).
+# The clock of CPU 1 runs while CPU 0 takes no tick (kernel/patches/0010).
 # Upstream's lib/test_lockup.c, built here from the pinned kernel source,
 # holds CPU 0 with interrupts off (its init then fails with EAGAIN, by
 # design) while clock-stall.c works and reads the clocks on CPU 1.  It
@@ -237,7 +239,7 @@ else
 	not_ok "test_lockup.ko and clock-stall.c build: $(tail -n 3 "$T/lockup.log")"
 fi
 
-# The clocks run on through ticks taken late (kernel/patches/0037), as a
+# The clocks run on through ticks taken late (kernel/patches/0011), as a
 # busy host makes a virtual CPU take them: the host stops QEMU for 80 ms,
 # again and again, while clock-late.c works and reads the clocks, until
 # clock-late has seen 12 such stops (it gives up after 100 s).  Counted

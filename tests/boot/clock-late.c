@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The clocks run on through tick interrupts taken late
- * (kernel/patches/0037).  boot.t stops and continues QEMU from the host
+ * (kernel/patches/0011).  boot.t stops and continues QEMU from the host
  * while this runs, as a busy host does to a virtual CPU: the timer's
  * ticks then come more than a period late.  This does equal chunks of
  * work and, after each, reads CLOCK_MONOTONIC and its own task-clock

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The clock of CPU 1 runs while CPU 0 takes no interrupts
- * (kernel/patches/0032).  Run on CPU 1 while CPU 0 is held with its
+ * (kernel/patches/0010).  Run on CPU 1 while CPU 0 is held with its
  * interrupts off (boot.t loads lib/test_lockup.c there): it does equal
  * chunks of work and, after each, reads times() (jiffies, which only
  * CPU 0 advances: the tick is periodic), CLOCK_MONOTONIC and its own

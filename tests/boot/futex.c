@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Futexes on SMP LEON (kernel/patches/0005): every FUTEX_WAKE_OP
+ * Futexes on SMP LEON (kernel/patches/0003): every FUTEX_WAKE_OP
  * operation computes what it should, an unknown operation and a bad
  * address give their errno, FUTEX_LOCK_PI takes a free lock atomically,
  * and glibc's mutexes (plain and priority-inheriting) keep a shared

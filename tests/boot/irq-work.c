@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irq_work is raised with a self-IPI on SMP LEON (kernel/patches/0006).
+ * irq_work is raised with a self-IPI on SMP LEON (kernel/patches/0004).
  * A sampling task-clock event with wakeup_events = 1 queues an irq_work
  * for every sample (the ring-buffer wakeup); the IWI line of
  * /proc/interrupts must grow while it runs, and poll() must see the

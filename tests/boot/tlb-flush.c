@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A TLB flush reaches the other CPUs (qemu-patches/0018): LEON SMP Linux
+ * A TLB flush reaches the other CPUs (qemu-patches/0010): LEON SMP Linux
  * flushes only its own TLB when it changes a mapping and relies on the
  * flush reaching every CPU.  A reader thread on CPU 1 spins in user mode
  * on a page, so its TLB holds the page's translation; CPU 0 maps another

@@ -105,7 +105,7 @@ static void random_attr(struct perf_event_attr *a, int type)
 				    PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
 				    PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER |
 				    PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_STACK_USER);
-	/* sparc32 has 20 sample registers (kernel/patches/0025): some masks beyond */
+	/* sparc32 has 20 sample registers (kernel/patches/0018): some masks beyond */
 	a->sample_regs_user = rnd(8) ? rnd64() & ((1ULL << rnd(24)) - 1) : rnd64();
 	a->sample_regs_intr = rnd(8) ? rnd64() & ((1ULL << rnd(24)) - 1) : rnd64();
 	a->sample_stack_user = rnd(4) ? 8 * rnd(2048) : (uint32_t)rnd64();

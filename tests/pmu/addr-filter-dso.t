@@ -4,8 +4,9 @@
 #
 # Address filters follow a file wherever it is mapped: perf core turns
 # "filter FUNC @ FILE" into a range at each mapping of FILE, per process
-# (perf_event_addr_filters_apply() and the mmap hook, kernel patch 0033
-# for perf stat), and leon3_pmu counts that range.  tests/pmu/dso-main.c
+# (perf_event_addr_filters_apply() and the mmap hook; for perf stat the
+# kernel patch "perf/core: Move address filters to new mappings without
+# mmap records"), and leon3_pmu counts that range.  tests/pmu/dso-main.c
 # is a position-independent executable, loaded away from its link
 # address, that dlopen()s tests/pmu/dso-work.c's libdsowork.so after
 # reserving PAD pages, so the library lands at a different address in

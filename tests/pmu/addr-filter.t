@@ -4,13 +4,14 @@
 #
 # Exact counts inside a function with the stock perf: leon3_pmu's
 # address filters (one range per counter) through perf stat --filter and
-# perf record --filter, which name functions by symbol (kernel patches
-# 0033, 0034 and perf's auxtrace code), and leon3-methods, the
+# perf record --filter, which name functions by symbol (the kernel
+# patches on address filters and perf's auxtrace code), and leon3-methods, the
 # per-function table built on them (tools/methods/).  Expected counts
 # come from tests/pmu/workload.c: work(n) is 3n + 3 instructions,
 # stream(m) 6m + 6, m loads 16 bytes apart; function and segment
 # addresses from the binary (nm, readelf), kernel ones from
-# /proc/kallsyms (patch 0041: a module's functions too).  Where ranges
+# /proc/kallsyms (a module's functions too: the kernel patch "perf
+# auxtrace: Size a kernel symbol by the nearest symbol").  Where ranges
 # cover the program's whole text, they must add up to the unfiltered
 # count, every event, in the same run.
 
@@ -157,7 +158,7 @@ def module_filters(kallsyms, results):
 # over the counters at every tick, and each move changes the counters'
 # ranges.  QEMU used to flush all translated code at each change, and a
 # guest doing kernel work under seven such events never finished
-# (qemu-patches/0034).  The same events three at a time give the exact
+# (qemu-patches/0018).  The same events three at a time give the exact
 # counts the multiplexed estimates should be near.
 HOT = ["vsnprintf", "number", "format_decode", "seq_read_iter", "s_show", "s_next"]
 MULTIPLEX = r"""

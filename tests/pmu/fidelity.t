@@ -10,7 +10,8 @@
 # (the QEMU properties' defaults and the timing model), so the document,
 # the model and the guest are held to each other; /proc/cpuinfo must
 # report the same geometry and the caches on, as the PROM leaves them,
-# and cacheinfo (/sys/devices/system/cpu/cpuN/cache, kernel patch 0038)
+# and cacheinfo (/sys/devices/system/cpu/cpuN/cache, the kernel patch
+# "sparc32: LEON: describe the caches to cacheinfo")
 # each CPU's two caches; both again for another geometry than the
 # document's, given to QEMU.
 #

@@ -101,7 +101,8 @@ sec end
 
 
 def check_caches(s):
-    """PAPI's view of the caches (cacheinfo, kernel patch 0038; tools/papi
+    """PAPI's view of the caches (cacheinfo, from the kernel's LEON cache
+    description; tools/papi
     patch 0005) is the document's geometry, and PAPI_L1_LDM, PAPI_L1_STM
     and PAPI_L1_DCM count what that geometry predicts for sweeps sized
     from it."""
@@ -183,7 +184,8 @@ def main():
           f"missing {sorted(set(presets) - listed)}, extra {sorted(listed - set(presets))}")
 
     # papi_avail's header: the processor, from /proc/cpuinfo (tools/papi
-    # patch 0004, kernel patch 0020): its clock is the PROM's default
+    # patch 0004, and the kernel's clock of each CPU in /proc/cpuinfo):
+    # its clock is the PROM's default
     hz = prom_clock_hz()
     hdr = "\n".join(av)
     want = {"Vendor string and code": "Gaisler (9, 0x9)", "CPU Max MHz": str(hz // 1000000),

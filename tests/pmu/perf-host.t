@@ -10,7 +10,7 @@
 # with the same shares.  perf annotate disassembles work() of
 # tests/pmu/workload.c as objdump does.  A perf.data of --call-graph
 # dwarf, which only the guest's perf can unwind: the host's reports its
-# samples by IP, with a warning (kernel/patches/0028), not made-up
+# samples by IP, with a warning (kernel/patches/0030), not made-up
 # chains.  Bad input: an unknown metric, a
 # --symfs that does not exist, a truncated perf.data, a perf.data that
 # was never written.
@@ -157,7 +157,7 @@ def main():
           r.returncode != 0 and "nowhere" in r.stderr and "no such directory" in r.stderr
           and "%" not in r.stdout, f"exit {r.returncode}: {r.stderr.strip()[-200:]}")
 
-    # a truncated perf.data: perf report fails (kernel/patches/0018), and
+    # a truncated perf.data: perf report fails (kernel/patches/0025), and
     # says so, without a crash
     dt = os.path.join(tmp, "t")
     os.makedirs(dt)

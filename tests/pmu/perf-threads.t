@@ -90,7 +90,7 @@ wait $rec
 sec dump-group; perf report -i /root/g.data -D 2>&1 | grep -E 'PERF_RECORD_SAMPLE|group nr|\.\.\.\.\. id '
 # a group: one read() takes both counts, while the loop runs on the other CPU
 sec stat-interval; perf stat -I 100 --summary -x, -e '{instructions:u,cycles:u}' $w spin N_INTERVAL 2>&1
-# the workload often ends while perf stat reads an interval (kernel/patches/0022)
+# the workload often ends while perf stat reads an interval (kernel/patches/0026)
 sec stat-end; perf stat -x, -e instructions:u $w spin N_END 2>&1
 for i in $(seq 1 RUNS_END); do
 	echo "== stat-end-$i"
@@ -212,7 +212,7 @@ def main():
     wrong = [r for r in rows if tid_comm.get(int(r[1])) in want
              and not close(int(r[2]), want[tid_comm[int(r[1])]][0])]
     workers = [r for r in rows if tid_comm.get(int(r[1])) in want]
-    check("perf record -s + perf report -T: the threads' read records (kernel/patches/0019), "
+    check("perf record -s + perf report -T: the threads' read records (kernel/patches/0022), "
           "each worker's with its exact instructions",
           len(rows) == 2 and workers and not wrong,
           f"{' | '.join(s['report-T'])}; threads {tid_comm}")
@@ -300,7 +300,7 @@ def main():
     back = [(name, i, ts[i - 1][0], ts[i][0]) for name, ts in (("spin", spin_ts), ("stream", stream_ts))
             for i in range(1, len(ts)) if ts[i][0] < ts[i - 1][0]]
     check("leader sampling: each thread's time stamps never go back (sched_clock(), "
-          "kernel/patches/0023)", spin_ts and stream_ts and not back,
+          "kernel/patches/0009)", spin_ts and stream_ts and not back,
           f"{len(back)} steps back: {back[:5]}")
 
     # perf stat -I 100: the intervals add up to the run, and each whole

@@ -286,7 +286,7 @@ def main():
     #
     # The same boot samples on a D-cache miss event and on cycles.  Under
     # -icount (--leon3-clock) a counter that overflows on a miss, inside
-    # a translated block, once made QEMU abort (qemu-patches/0035).
+    # a translated block, once made QEMU abort (qemu-patches/0015).
     rc, out, err = boot(tmp, 1, CLOCK_GUEST.replace("N_WORK", str(N_WORK))
                         .replace("M_STREAM", str(M_STREAM))
                         .replace("MISS_PERIOD", str(MISS_PERIOD))
@@ -321,7 +321,8 @@ def main():
     # for one that counts in the kernel) is refused: perf record -c
     # records no period, so a raised one would make perf report's counts
     # short by the factor.  perf names the PMU's shortest from its caps/
-    # (kernel patch 0042), where it used to suggest -a, which fails the
+    # (the kernel patch "perf evsel: Say the PMU's shortest sampling
+    # period ..."), where it used to suggest -a, which fails the
     # same way.
     for sec, ev, period, shortest in (("record-short", "leon3_pmu/dcache_read_miss/u", 999, 1000),
                                       ("record-short-k", "instructions", 99999, 100000)):
@@ -367,16 +368,16 @@ def main():
     # per thread: the two workers, with N and 3N iterations, in each of
     # PER_THREAD_RUNS runs.  -vv prints each thread's raw "value enabled
     # running" as read from the kernel; perf's own lines must show the
-    # same counts.  Issue 5 saw, on 2+ CPUs, 1-7 % of runs where a thread
+    # same counts.  On 2+ CPUs, 1-7 % of runs once had a thread
     # that exited while perf was attached came back "<not counted>" (its
     # exact count, but enabled and running times of 0; software events
-    # lost their times too).  Not seen since qemu-patches/0009 made TLB
+    # lost their times too).  Not seen since the QEMU patch that made TLB
     # flushes reach every CPU (0 of 210 runs), until 2026-11-26 (1 of 10
     # in a full make test, 1 in 60 runs): sched_clock() stood still on
-    # CPU1 while the host did not run CPU0, fixed by kernel/patches/0032
+    # CPU1 while the host did not run CPU0, fixed by kernel/patches/0010
     # (tests/boot/boot.t holds CPU0 to check it).  Seen again in CI
     # (2026-11-27; 2 of 80 runs on a loaded host): sched_clock() stood
-    # still after a tick taken late, fixed by kernel/patches/0037 (0 of
+    # still after a tick taken late, fixed by kernel/patches/0011 (0 of
     # 80; boot.t stops QEMU from the host to check it).  Every run
     # counts, and one such run fails the test.
     def workers(lines):
@@ -436,7 +437,7 @@ def main():
     check("perf report --sort sym: the user samples are all in work()",
           rep and rep[0][0] == "100.00%" and rep[0][-1] == "work", str(rep))
     uchains = symbol_chains(s["script-usym"])
-    # (no frame 0 either: the chain ends at _start, kernel/patches/0008)
+    # (no frame 0 either: the chain ends at _start, kernel/patches/0007)
     wrong = [(hex(ip), sym) for c in uchains for ip, sym in c
              if not any(a <= ip < b and sym == n for a, b, n in funcs)]
     uframes = sum(len(c) for c in uchains)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A sample's registers and user stack on sparc32 (PERF_SAMPLE_REGS_USER,
- * PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_STACK_USER: kernel/patches/0025),
+ * PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_STACK_USER: kernel/patches/0018),
  * checked against a function that sets its own registers: window_spin()
  * puts constants in its locals, outs and %y, gets its ins as arguments,
  * records its %sp, and spins with a counter in both %o0 (sampled from

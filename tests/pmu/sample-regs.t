@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/run: one-core
 #
-# Sampled registers and user stacks on sparc32 (kernel/patches/0025) and
+# Sampled registers and user stacks on sparc32 (kernel/patches/0018) and
 # perf's DWARF unwinding with them (0026, 0027), in the guest:
 #   - tests/pmu/sample-regs.c checks PERF_SAMPLE_REGS_USER, _REGS_INTR and
 #     _STACK_USER against a function that sets its own registers, and the
@@ -14,7 +14,7 @@
 #   - perf record --user-regs and perf script -F uregs name the registers,
 #     and the sampled pc is the sample's ip and %o7 the call in
 #     outer_leaf(), as nm places them;
-#   - perf's own "Test dwarf unwind" (perf test, kernel/patches/0029).
+#   - perf's own "Test dwarf unwind" (perf test, kernel/patches/0031).
 
 import os
 import re
