@@ -124,6 +124,40 @@ asm(".text\n"
     "	retl\n"
     "	 nop\n");
 
+/*
+ * u32 pair_NAME(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, void *buf): two
+ * instructions back to back in one block, for the two +1 rules of the
+ * timing model: what each instruction reads and loads, as the SPARC V8
+ * manual defines its operands.
+ */
+#define PAIR(name, first, second)		\
+	".global pair_" #name "\n"		\
+	"pair_" #name ":\n"			\
+	"	sta	%o1, [%o0] 2\n"		\
+	"	" first "\n"			\
+	"	" second "\n"			\
+	"	lda	[%o2] 2, %o0\n"		\
+	"	retl\n"				\
+	"	 nop\n"
+asm(".text\n"
+    PAIR(ld_add, "ld [%o3], %g1", "add %g1, 1, %g2")
+    PAIR(ld_ldstub, "ld [%o3], %g1", "ldstub [%o3 + 8], %g1")
+    PAIR(ld_swap, "ld [%o3], %g1", "swap [%o3 + 8], %g1")
+    PAIR(ld_casa, "ld [%o3], %g2", "casa [%o3] 0xb, %g2, %g3")
+    PAIR(casa_add, "casa [%o3] 0xb, %g2, %g3", "add %g3, 1, %g4")
+    PAIR(ld_fadds, "ld [%o3], %g1", "fadds %f1, %f1, %f2")
+    PAIR(ld_rdasr, "ld [%o3], %l1", "rd %asr17, %g2")
+    PAIR(ldd_add, "ldd [%o3], %g2", "add %g3, 1, %g1"));
+
+#define PAIR_FN(name) u32 pair_##name(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, void *buf)
+PAIR_FN(ld_add);
+PAIR_FN(ld_ldstub);
+PAIR_FN(ld_swap);
+PAIR_FN(ld_casa);
+PAIR_FN(casa_add);
+PAIR_FN(ld_fadds);
+PAIR_FN(ld_rdasr);
+PAIR_FN(ldd_add);
 u32 loop3(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, u32 n);
 u32 memloop(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, u32 n, void *buf);
 u32 ldloop(u32 ctrl_addr, u32 ctrl, u32 cnt_addr, u32 n, void *buf);
@@ -147,6 +181,42 @@ static u32 count_loop3(u32 event, u32 n)
 {
 	pmu_reset();
 	return loop3(PMU_EVCTRL(0), CTRL_EN | CTRL_SU | event, PMU_EVCNT(0), n);
+}
+
+/*
+ * Cycles of the pairs, from the timing table: ld 1, ldd 2, add 1,
+ * ldstub/swap/casa 3, fadds 4, rd 1; +1 where the second instruction
+ * reads a register the first loads.
+ */
+static void test_interlocks(void)
+{
+	static u32 buf[4] __attribute__((aligned(8)));
+	u32 (*const fns[])(u32, u32, u32, void *) = {
+		pair_ld_add, pair_ld_ldstub, pair_ld_swap, pair_ld_casa,
+		pair_casa_add, pair_ld_fadds, pair_ld_rdasr, pair_ldd_add,
+	};
+	static const struct {
+		u32 cycles;
+		const char *what;
+	} want[] = {
+		{ 1 + 1 + 1, "ld, add of the loaded register: +1" },
+		{ 1 + 3, "ld, ldstub into the loaded register: ldstub reads no rd" },
+		{ 1 + 3 + 1, "ld, swap of the loaded register: swap stores rd, +1" },
+		{ 1 + 3 + 1, "ld, casa comparing with the loaded register: +1" },
+		{ 3 + 1 + 1, "casa, add of the register it loads: +1" },
+		{ 1 + 4, "ld %g1, fadds %f1: an FP register is not %g1" },
+		{ 1 + 1, "ld %l1, rd %asr17: its rs1 field (17) names no register" },
+		{ 2 + 1 + 1, "ldd %g2, add of %g3, the pair's second: +1" },
+	};
+	unsigned int i;
+
+	wr_psr(rd_psr() | PSR_EF);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		pmu_reset();
+		is_u32(fns[i](PMU_CYCCTRL, CTRL_EN | CTRL_SU, PMU_CYCCNT, buf),
+		       want[i].cycles, "cycles: %s", want[i].what);
+	}
+	wr_psr(rd_psr() & ~PSR_EF);
 }
 
 static void test_loops(void)
@@ -441,6 +511,7 @@ int main(void)
 	diag("PMU features 0x%08x, interrupt line %u", feat, lda_asi2(PMU_IRQLINE));
 	is_u32((mmio_read32(IRQMP_MPSTAT) >> 16) & 0xf, EIRQ, "IRQMP forwards extended interrupts on %u", EIRQ);
 	test_loops();
+	test_interlocks();
 	test_modes();
 	test_windows();
 	test_pid();
