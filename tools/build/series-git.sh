@@ -28,8 +28,9 @@ series_git_args() {
 # temporary directory ($tmp, removed on exit), a git tree of NAME's pinned
 # tarball (or LEON3_SRC_<NAME>) committed as MESSAGE by AUTHOR <EMAIL> on
 # BRANCH and tagged upstream; the current directory is its work tree.
-# With $sparse, only the files the PATCHes change, as they are upstream:
-# enough to apply and export the series.
+# With $sparse, only the files the PATCHes change, as they are upstream,
+# and the .gitattributes files: enough to apply the series and export it
+# as the whole tree does.
 series_git_upstream() {
 	local name=$1 branch=$2 author=$3 email=$4 message=$5
 	shift 5
@@ -47,6 +48,9 @@ series_git_upstream() {
 		awk '/^--- \/dev\/null/ { getline; sub(/^\+\+\+ b\//, ""); new[$0] = 1; next }
 			/^--- a\// { old[substr($0, 7)] = 1 }
 			END { for (f in old) if (!(f in new)) print "*/" f }' "$@" | sort >"$tmp/files"
+		# and the tree's .gitattributes: its diff drivers name the
+		# functions in the hunk headers that git format-patch writes
+		echo '*/.gitattributes' >>"$tmp/files"
 		mkdir "$tmp/src"
 		tar -xf "$DOWNLOADS/$(lock_files "$name" | grep '\.orig\.tar\.')" -C "$tmp/src" \
 			--strip-components=1 --wildcards --files-from="$tmp/files"
