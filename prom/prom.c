@@ -186,24 +186,30 @@ static void setup_romvec(void)
 
 /*
  * An SMP Linux on LEON3, even on one CPU, accepts only a snooping
- * D-cache of at most 4 KiB per way: leon_configure_cache_smp() "disables"
- * any other with sparc_leon3_disable_cache(), which writes 0xF & ~CCR:
- * caches that were on go off (with a note in the kernel log that few
- * read), and caches that were off come on.  Either way the machine is
- * not the one asked for: refuse it here, where it can be said plainly.
+ * D-cache of at most 4 KiB per way: leon_configure_cache_smp() turns
+ * both caches off on any other, with a note in the kernel log that few
+ * read.  Asked for caches on, the machine would not be the one asked
+ * for: refuse it here, where it can be said plainly.  With both caches
+ * off there is nothing to turn off, and any geometry boots (the
+ * project's kernel; before its patch "sparc32: LEON:
+ * sparc_leon3_disable_cache() turns the caches off", Linux turned
+ * caches that were off on).
  */
-static void check_smp_caches(void)
+static void check_smp_caches(u32 ccr)
 {
 	u32 dcfg = sysctrl_ld(LEON_DCFG);
 
+	if (!(ccr & (CCR_ICS_ON | CCR_DCS_ON)))
+		return;
 	if (!(dcfg & CFG_SNOOP))
-		fatal("the D-cache cannot snoop: SMP Linux would toggle the caches\n"
-		      "PROM: (leon_configure_cache_smp); give the D-cache snooping");
+		fatal("the D-cache cannot snoop: SMP Linux would turn the caches\n"
+		      "PROM: off (leon_configure_cache_smp); give the D-cache snooping,\n"
+		      "PROM: or boot with the caches off");
 	if (CFG_WAY_KIB(dcfg) > 4)
-		fatal("D-cache ways larger than 4 KiB: SMP Linux would toggle the\n"
-		      "PROM: caches (leon_configure_cache_smp: on goes off, off comes\n"
-		      "PROM: on); use dcache-way-kib of at most 4 (more ways for a\n"
-		      "PROM: larger cache)");
+		fatal("D-cache ways larger than 4 KiB: SMP Linux would turn the\n"
+		      "PROM: caches off (leon_configure_cache_smp); use dcache-way-kib\n"
+		      "PROM: of at most 4 (more ways for a larger cache), or boot with\n"
+		      "PROM: the caches off");
 }
 
 /*
@@ -290,7 +296,7 @@ void prom_boot(void)
 	ncpus = (bypass_ld(irqmp->start + 0x10) >> 28) + 1;
 	if (ncpus > PROM_MAX_CPUS)
 		ncpus = PROM_MAX_CPUS;
-	check_smp_caches();
+	check_smp_caches(cache_control);
 	caches_on(cache_control);
 	say_caches(cache_control);
 	timer = need_device(GAISLER_GPTIMER, "GAISLER_GPTIMER (timer)");
