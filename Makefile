@@ -12,11 +12,13 @@ TOP := $(CURDIR)
 STAGE := $(TOP)/tools/build/stage
 CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
-# The stages share two cores: never run two of them at once.
+# One target at a time: stages build side by side only where
+# tools/build/side-by-side runs them (the toolchain beside the stages
+# that do not need it).
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
-	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs toolchain-env kernel-menuconfig check \
+	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs side-by-side toolchain-env kernel-menuconfig check \
 	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
 	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
@@ -31,7 +33,7 @@ ADD ?=
 # benchmarks compare against
 TESTED := toolchain qemu kernel busybox elfutils libpfm4 papi perf perf-host prom rootfs module
 
-all: $(TESTED) qemu-baseline
+all: side-by-side $(TESTED) qemu-baseline
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
@@ -101,6 +103,8 @@ help:
 	@echo '  make perf-host       the same perf for the host, to read the guest'"'"'s perf.data -> build/perf-host/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
+	@echo '  make side-by-side    the toolchain and, beside it, the stages that do not need it (QEMU, the'
+	@echo '                       kernels): the first step of make, make test and make check'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'
 	@echo '  make deps            install the Debian packages the build needs'
 	@echo '  make toolchain-env   print the PATH line for the guest toolchain'
@@ -118,6 +122,15 @@ fetch: deps
 
 linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs: deps
 	@$(STAGE) $@
+
+# The stages that need no toolchain, built beside it: those of the
+# target make was asked for
+BESIDE_TOOLCHAIN := qemu kernel
+all: BESIDE_TOOLCHAIN := qemu kernel qemu-baseline
+test: BESIDE_TOOLCHAIN := qemu kernel kernel-debug
+check: BESIDE_TOOLCHAIN := qemu
+side-by-side: deps
+	@tools/build/side-by-side $(BESIDE_TOOLCHAIN)
 
 ROUNDS ?= 7
 bench-qemu: toolchain qemu qemu-baseline
@@ -215,10 +228,10 @@ toolchain-env: toolchain
 kernel-menuconfig: deps
 	@tools/build/kernel-menuconfig
 
-check: deps toolchain qemu busybox perf papi prom
+check: deps side-by-side toolchain qemu busybox perf papi prom
 	@tests/run tests/host tests/guest-binaries
 
-test: $(TESTED) kernel-debug module-debug
+test: side-by-side $(TESTED) kernel-debug module-debug
 	@tests/run tests/host tests/guest-binaries tests/baremetal tests/boot tests/pmu tests/mibench tests/sweep tests/fuzz
 
 run: all

@@ -185,6 +185,55 @@ check "stage: the stable link points into the cache" \
 out=$("$stage" working 2>&1)
 check "stage: a second run is a cache hit" grep -q "\[working\] cached" <<<"$out"
 
+# --- side by side: the toolchain beside the stages that do not need it ------
+
+# Stand-ins in a tree of their own: each records when it starts and ends,
+# and one of them fails when asked to.  The toolchain's ends once
+# beside-a has started, or after 20 s: run one after the other, beside-a
+# would start only after that.
+sbs="$T/sbs"
+cp -a "$tree" "$sbs"
+for s in linux-headers toolchain beside-a beside-b; do
+	cat >"$sbs/tools/build/stages/$s.sh" <<EOF
+stage_build() {
+	echo "start $s \$(date +%s.%N)" >>"$T/sbs.events"
+	[ "$s" != "\${SBS_FAIL:-}" ] || { echo "$s was told to fail"; false; }
+	if [ "$s" = toolchain ]; then
+		for i in \$(seq 200); do
+			! grep -q '^start beside-a' "$T/sbs.events" || break
+			sleep 0.1
+		done
+	fi
+	echo "end $s \$(date +%s.%N)" >>"$T/sbs.events"
+}
+EOF
+done
+LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/side-by-side" beside-a beside-b \
+	>"$T/sbs.out" 2>&1 && rc=0 || rc=$?
+is "side-by-side: builds both chains" "$rc $(awk '$1 == "end" { print $2 }' "$T/sbs.events" | sort | tr '\n' ' ')" \
+	"0 beside-a beside-b linux-headers toolchain "
+at() { awk -v e="$1" -v s="$2" '$1 == e && $2 == s { print $3 }' "$T/sbs.events"; }
+check "side-by-side: linux-headers first, alone" \
+	awk -v h="$(at end linux-headers)" -v t="$(at start toolchain)" -v a="$(at start beside-a)" \
+	'BEGIN { exit !(h <= t && h <= a) }'
+check "side-by-side: the toolchain builds while the others do (beside-a starts before it ends)" \
+	awk -v a="$(at start beside-a)" -v t="$(at end toolchain)" 'BEGIN { exit !(a < t) }'
+check "side-by-side: the others one after another" \
+	awk -v a="$(at end beside-a)" -v b="$(at start beside-b)" 'BEGIN { exit !(a <= b) }'
+rm -rf "$T/sbs-cache" "$T/sbs.events"
+SBS_FAIL=beside-a LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/side-by-side" beside-a beside-b \
+	>"$T/sbs.out" 2>&1 && rc=0 || rc=$?
+is "side-by-side: a stage that fails beside the toolchain fails the run" "$rc" 1
+check "... says which, with its log" grep -q "\[beside-a\] failed after" "$T/sbs.out"
+check "... and the toolchain still ends, cached for the next run" \
+	test -f "$(LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/stage" --path toolchain)/.complete"
+rm -rf "$T/sbs-cache" "$T/sbs.events"
+SBS_FAIL=toolchain LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/side-by-side" beside-a beside-b \
+	>"$T/sbs.out" 2>&1 && rc=0 || rc=$?
+is "side-by-side: a failed toolchain fails the run" "$rc" 1
+check "... and the stages beside it are built and cached" \
+	test -f "$(LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/stage" --path beside-b)/.complete"
+
 # --- cache keys ------------------------------------------------------------
 
 key() { "$stage" --key "$1"; }
