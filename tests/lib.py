@@ -165,6 +165,15 @@ def build_workload(tmp):
     return build_guest(tmp, "workload", "-pthread", "-g", "-fno-optimize-sibling-calls")
 
 
+def mibench_build_rows(out):
+    """tools/mibench's OUT/build.tsv: {program: (status, why)}."""
+    rows = {}
+    for line in open(os.path.join(out, "build.tsv")):
+        name, status, why = line.rstrip("\n").split("\t")
+        rows[name] = (status, why)
+    return rows
+
+
 def read_csv(path):
     """The rows of a CSV file as dicts ([] if it is not there)."""
     if not os.path.exists(path):

@@ -17,7 +17,7 @@ import tempfile
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, ok, not_ok, check  # noqa: E402
+from lib import TOP, mibench_build_rows, ok, not_ok, check  # noqa: E402
 
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
@@ -37,14 +37,6 @@ def tree_state(top):
             full = os.path.join(path, f)
             out[os.path.relpath(full, top)] = hashlib.sha256(open(full, "rb").read()).hexdigest()
     return out
-
-
-def table(out):
-    rows = {}
-    for line in open(os.path.join(out, "build.tsv")):
-        name, status, why = line.rstrip("\n").split("\t")
-        rows[name] = (status, why)
-    return rows
 
 
 def outputs(out, name):
@@ -98,7 +90,7 @@ def main():
         code, text = run("build", "--tree", STANDIN, "--out", out)
         check("build: exit 0 with programs skipped", code == 0, text[-300:])
         check("build: the stand-in tree is not written", tree_state(STANDIN) == before)
-        rows = table(out)
+        rows = mibench_build_rows(out)
         for name in ("basicmath", "bitcount", "qsort", "CRC32", "stringsearch"):
             check(f"build: {name} is built", rows.get(name, ("",))[0] == "built",
                   str(rows.get(name)))
@@ -155,7 +147,7 @@ def main():
         # any binary, the same outputs.
         soft = f"{T}/soft"
         code, text = run("build", "--tree", STANDIN, "--out", soft, "--fp", "soft")
-        rows = table(soft)
+        rows = mibench_build_rows(soft)
         check("build --fp soft: exit 0, basicmath and qsort built",
               code == 0 and rows["basicmath"][0] == "built" and rows["qsort"][0] == "built",
               text[-300:])
@@ -174,7 +166,7 @@ def main():
         shutil.copytree(STANDIN, gh)
         os.rename(f"{gh}/telecomm/CRC32", f"{gh}/telecomm/crc32")
         code, text = run("build", "--tree", f"{T}/gh", "--out", f"{T}/ghout")
-        rows = table(f"{T}/ghout")
+        rows = mibench_build_rows(f"{T}/ghout")
         check("build: a nested copy with telecomm/crc32 is found and built",
               code == 0 and rows["CRC32"][0] == "built" and rows["qsort"][0] == "built",
               str(rows.get("CRC32")))

@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, check  # noqa: E402
+from lib import TOP, mibench_build_rows, check  # noqa: E402
 
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
@@ -34,14 +34,6 @@ BUILT = ("basicmath", "bitcount", "qsort", "stringsearch")
 def run(*args):
     r = subprocess.run([MIBENCH, *args], capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
-
-
-def build_rows(out):
-    rows = {}
-    for line in open(os.path.join(out, "build.tsv")):
-        name, status, why = line.rstrip("\n").split("\t")
-        rows[name] = (status, why)
-    return rows
 
 
 def said(lines, name, why):
@@ -65,7 +57,7 @@ def main():
         with open(os.path.join(tree, "consumer/typeset/data/fonts"), "w") as f:
             f.write("not CRC32's input\n")
         code, text = run("build", "--tree", tree, "--out", out)
-        rows = build_rows(out) if os.path.exists(os.path.join(out, "build.tsv")) else {}
+        rows = mibench_build_rows(out) if os.path.exists(os.path.join(out, "build.tsv")) else {}
         check("build, a tree without telecomm/adpcm/data: exit 0, CRC32 skipped saying it "
               "needs it (another directory named data is not its)",
               code == 0 and rows.get("CRC32") ==
@@ -82,7 +74,7 @@ def main():
         out = os.path.join(T, "out2")
         code, text = run("build", "--tree", STANDIN, "--out", out)
         check("build of the whole stand-in: CRC32 built", code == 0 and
-              build_rows(out).get("CRC32", ("",))[0] == "built", text[-300:])
+              mibench_build_rows(out).get("CRC32", ("",))[0] == "built", text[-300:])
         shutil.rmtree(os.path.join(out, "tree/telecomm/adpcm/data"))
         shutil.rmtree(os.path.join(out, "tree/automotive/bitcount"))
         code, text = run("reference", "--out", out)
