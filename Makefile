@@ -104,7 +104,7 @@ help:
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
 	@echo '  make side-by-side    the toolchain and, beside it, the stages that do not need it (QEMU, the'
-	@echo '                       kernels): the first step of make, make test and make check'
+	@echo '                       kernels, the host perf): the first step of make, make test and make check'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'
 	@echo '  make deps            install the Debian packages the build needs'
 	@echo '  make toolchain-env   print the PATH line for the guest toolchain'
@@ -125,9 +125,9 @@ linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybo
 
 # The stages that need no toolchain, built beside it: those of the
 # target make was asked for
-BESIDE_TOOLCHAIN := qemu kernel
-all: BESIDE_TOOLCHAIN := qemu kernel qemu-baseline
-test: BESIDE_TOOLCHAIN := qemu kernel kernel-debug
+BESIDE_TOOLCHAIN := qemu kernel perf-host
+all: BESIDE_TOOLCHAIN := qemu kernel perf-host qemu-baseline
+test: BESIDE_TOOLCHAIN := qemu kernel perf-host kernel-debug
 check: BESIDE_TOOLCHAIN := qemu
 side-by-side: deps
 	@tools/build/side-by-side $(BESIDE_TOOLCHAIN)
