@@ -58,7 +58,8 @@ help:
 	@echo '  make mibench MIBENCH_DIR=DIR  MiBench in the guest under perf stat: the LEON3 PMU paper'"'"'s table,'
 	@echo '                       CSV and plot in build/mibench (RUNS=10, CPUS="1 2 4", MIBENCH_INPUT=small|large, JOBS,'
 	@echo '                       DETERMINISTIC=1: QEMU -icount, runs that repeat exactly,'
-	@echo '                       MIBENCH_FP=soft: software floating point, in build/mibench-soft)'
+	@echo '                       MIBENCH_FP=soft: software floating point, in build/mibench-soft,'
+	@echo '                       MIBENCH_LINK=dynamic: against the shared glibc, in build/mibench-dynamic)'
 	@echo '  make sweep           the cache design-space sweep: workloads x D-cache geometries x competitors,'
 	@echo '                       mean and 95 % CI, CSV and plots in build/sweep (SWEEP_WORKLOADS, SWEEP_GEOMETRIES,'
 	@echo '                       SWEEP_COMPETITORS="0 1 3", SWEEP_REPEATS=5, MIBENCH_DIR: MiBench too; JOBS=N here,'
@@ -154,13 +155,14 @@ bench-mibench: all
 MIBENCH_INPUT ?= small
 MIBENCH_MACHINE ?= paper
 MIBENCH_FP ?= hard
-MIBENCH_OUT ?= $(TOP)/build/mibench$(if $(filter soft,$(MIBENCH_FP)),-soft)
+MIBENCH_LINK ?= static
+MIBENCH_OUT ?= $(TOP)/build/mibench$(if $(filter soft,$(MIBENCH_FP)),-soft)$(if $(filter dynamic,$(MIBENCH_LINK)),-dynamic)
 RUNS ?= 10
 CPUS_LIST ?= 1 2 4
 JOBS ?= $(shell nproc)
 mibench: all
 	@tools/mibench/mibench all --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
-		--fp $(MIBENCH_FP) --input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
+		--fp $(MIBENCH_FP) --link $(MIBENCH_LINK) --input $(MIBENCH_INPUT) --machine $(MIBENCH_MACHINE) --runs $(RUNS) \
 		--cpus "$(if $(filter command line environment,$(origin CPUS)),$(CPUS),$(CPUS_LIST))" --jobs $(JOBS) \
 		$(if $(filter 1,$(DETERMINISTIC)),--deterministic)
 
@@ -172,7 +174,7 @@ SWEEP_COMPETITORS ?= 0 1 3
 SWEEP_REPEATS ?= 5
 sweep: all
 	@$(if $(MIBENCH_DIR),tools/mibench/mibench build --tree "$(MIBENCH_DIR)" --out "$(MIBENCH_OUT)" \
-		--fp $(MIBENCH_FP) &&) \
+		--fp $(MIBENCH_FP) --link $(MIBENCH_LINK) &&) \
 	tools/sweep/leon3-sweep plan --out "$(SWEEP_OUT)" --jobs $(JOBS) --repeats $(SWEEP_REPEATS) \
 		--competitors "$(SWEEP_COMPETITORS)" $(foreach g,$(SWEEP_GEOMETRIES),--geometry $(g)) \
 		$(foreach w,$(SWEEP_WORKLOADS),--workload $(w)) \

@@ -3,9 +3,10 @@
 """make mibench end to end on the project's stand-in for MiBench
 (tests/mibench/standin, see its README): the guest runs under perf stat
 on 1 and 2 CPUs, 2 runs each, through GNU parallel; the table, CSV and
-plot; and every kind of bad input flagged, never averaged in: a program
-that does not build, a wrong output, a crash, a guest that hangs, a
-report in the kernel log, a program whose input the tree lacks."""
+plot; soft float; programs linked dynamically, hard and soft float; and
+every kind of bad input flagged, never averaged in: a program that does
+not build, a wrong output, a crash, a guest that hangs, a report in the
+kernel log, a program whose input the tree lacks."""
 
 import collections
 import csv
@@ -19,6 +20,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import TOP, ok, not_ok, check  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "tools"))
+from leon3lib import elf  # noqa: E402
 
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
@@ -153,6 +156,56 @@ def main():
               f"{runs[0]['instructions']} soft, {hard[0]['instructions']} hard")
         table = open(f"{soft}/mibench-small.txt").read()
         check("soft float: the table says so", "soft float: gcc -msoft-float" in table, table[:400])
+
+        # MIBENCH_LINK=dynamic, hard and soft float: the stand-in's
+        # Makefiles link with -static, as MiBench's dijkstra and patricia
+        # do, and the build drops it; the guest gets the loader and the
+        # libraries of the programs' float ABI (soft float: /lib/soft;
+        # the hard-float libm there would run FPU instructions).
+        part = os.path.join(T, "dyn-tree")
+        for d in ("automotive/basicmath", "automotive/qsort"):
+            shutil.copytree(os.path.join(STANDIN, d), os.path.join(part, d))
+        for fp, loader in (("hard", "/lib/ld-linux.so.2"), ("soft", "/lib/soft/ld-linux.so.2")):
+            dyn = os.path.join(T, f"dyn-{fp}")
+            steps = [["build", "--tree", part, "--fp", fp, "--link", "dynamic"], ["reference"]]
+            steps += [["job", "--name", n, "--cpus", "1", "--runs", "2", "--deterministic"]
+                      for n in ("basicmath", "qsort")] + [["table"]]
+            for step in steps[:-1]:
+                r = subprocess.run([MIBENCH] + step + ["--out", dyn], capture_output=True,
+                                   text=True)
+                check(f"dynamic, {fp} float: mibench {step[0]} {' '.join(step[1:3])} exits 0",
+                      r.returncode == 0, (r.stdout + r.stderr)[-300:])
+            # the table: exit 1, the tree's other programs being missing
+            subprocess.run([MIBENCH, "table", "--out", dyn], capture_output=True)
+            interp = [elf.Elf(f"{dyn}/tree/automotive/{b}").interpreter()
+                      for b in ("basicmath/basicmath_small", "qsort/qsort_small")]
+            check(f"dynamic, {fp} float: the binaries load {loader}",
+                  interp == [loader] * 2, str(interp))
+            table = open(f"{dyn}/mibench-small.txt").read()
+            left = table.split("Not in the table:\n")[-1].splitlines()
+            check(f"dynamic, {fp} float: the table says so, has both programs, and leaves out "
+                  "only the programs the tree lacks",
+                  "linked dynamically" in table and
+                  all(f"\n{n} " in table for n in ("basicmath", "qsort")) and
+                  len(left) == 11 and all(": skipped: not in MIBENCH_DIR" in x for x in left),
+                  table)
+            runs = {n: list(csv.DictReader(open(f"{dyn}/runs-small/{n}.1.csv")))
+                    for n in ("basicmath", "qsort")}
+            check(f"dynamic, {fp} float: every run gives the reference output",
+                  all(len(x) == 2 and all(y["output"] == "ok" for y in x)
+                      for x in runs.values()), str(runs))
+            check(f"dynamic, {fp} float, deterministic mode: both runs count the same",
+                  all(x[0]["instructions"] == x[1]["instructions"] for x in runs.values()))
+            fpu = [int(x[FP]) for x in runs["basicmath"]]
+            check(f"dynamic, {fp} float: basicmath runs "
+                  + ("FPU instructions" if fp == "hard" else "no FPU instruction"),
+                  all((n > 0) == (fp == "hard") for n in fpu), str(fpu))
+            if fp == "hard":
+                # the loader's relocations and look-ups are user-mode work
+                static = int(hard[0]["instructions"])
+                dynamic = int(runs["basicmath"][0]["instructions"])
+                check("dynamic: basicmath runs more user instructions than the static "
+                      "build, the loader's", dynamic > static, f"{dynamic} vs {static}")
 
         # make bench-mibench's runner (tools/bench/mibench-cost), one
         # round, runs stopped after LIMIT s: dijkstra's hang is stopped

@@ -6,6 +6,7 @@ interpreter and the libraries a program needs; its functions from nm.
 Reading the headers here, not through readelf, needs no binutils for
 the machine: the host's tools and tests can read a SPARC binary."""
 
+import os
 import struct
 import subprocess
 from typing import NamedTuple
@@ -118,6 +119,47 @@ def is_elf(path):
             return f.read(4) == b"\x7fELF"
     except OSError:
         return False
+
+
+class MissingLibrary(LookupError):
+    """A shared object a program needs that is nowhere to be found."""
+
+    def __init__(self, binary, path):
+        super().__init__(f"{binary} needs {path}, which is not in the toolchain's sysroot")
+        self.path = path
+
+
+def libraries(binary, sysroot, given=None):
+    """{guest path: host path} of the shared objects BINARY loads: its
+    interpreter and DT_NEEDED, theirs too, each looked up in the
+    interpreter's directory and its usr/ twin (/lib and /usr/lib, or
+    /lib/soft and /usr/lib/soft for the toolchain's soft-float
+    multilib, whose programs name /lib/soft/ld-linux.so.2); from GIVEN
+    ({guest path: host path}) first, else under SYSROOT, which holds
+    them at their guest paths.  {} for a static program.  NotElf for a
+    file that is not ELF, MissingLibrary for a library in neither."""
+    given = given or {}
+    libs, todo = {}, [binary]
+    interp = Elf(binary).interpreter()
+    if interp is None:
+        return {}
+    libdir = interp.rsplit("/", 1)[0] or "/"
+    dirs = (libdir, "/usr" + libdir)
+    while todo:
+        e = Elf(todo.pop())
+        want = [e.interpreter()] + [f"{libdir}/{n}" for n in e.needed()]
+        for path in want:
+            if path is None or path in libs:
+                continue
+            name = path.rsplit("/", 1)[-1]
+            host = given.get(path) or next(
+                (h for h in (sysroot + d + "/" + name for d in dirs) if os.path.isfile(h)),
+                None)
+            if not host:
+                raise MissingLibrary(binary, path)
+            libs[path] = os.path.realpath(host)
+            todo.append(libs[path])
+    return libs
 
 
 def why_not_sparc32(path):

@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """The MiBench programs of tools/mibench/programs, and a build directory
 of them (tools/mibench/mibench build's OUT): which were built, their
-copies, and the commands of their runme scripts.  make mibench and
-leon3-sweep's MiBench workloads read them alike."""
+copies, how they were linked and the libraries the guest then needs,
+and the commands of their runme scripts.  make mibench and leon3-sweep's
+MiBench workloads read them alike."""
 
 import os
 
-from . import TOP, jobs
+from . import TOP, elf, jobs
 
 PROGRAMS = os.path.join(TOP, "tools/mibench/programs")
+SYSROOT = os.path.join(TOP, "build/toolchain/sparc-leon3-linux-gnu/sysroot")
+# How build links the programs (mibench build --link), for the table
+LINK_MODES = {
+    "static": "linked statically",
+    "dynamic": "linked dynamically: the toolchain's shared glibc and its loader, in the guest",
+}
 
 
 class Program:
@@ -68,3 +75,25 @@ def runme(path):
             prog = "./" + prog        # runme scripts expect . in PATH
         cmds.append((prog, rest.strip()))
     return cmds
+
+
+def link_mode(out):
+    """How mibench build linked the programs of OUT: static or dynamic."""
+    path = os.path.join(out, "link")
+    return open(path).read().strip() if os.path.exists(path) else "static"
+
+
+def guest_libraries(p, out):
+    """The HOST:GUEST files (tools/leon3-run --add) of the shared objects
+    that built program P's binaries load: the loader and libraries from
+    the toolchain's sysroot, at their guest paths; [] if static.  A
+    binary that cannot be read, or a library the sysroot lacks, fails
+    the job that runs P (jobs.JobFailed)."""
+    libs = {}
+    for b in p.binaries:
+        binary = os.path.join(out, "tree", p.directory, b)
+        try:
+            libs.update(elf.libraries(binary, SYSROOT))
+        except (elf.NotElf, elf.MissingLibrary) as e:
+            raise jobs.JobFailed(str(e)) from None
+    return [f"{host}:{guest}" for guest, host in sorted(libs.items())]

@@ -20,29 +20,43 @@ INTERP = b"/lib/ld-linux.so.2\0"
 STRTAB = b"\0libc.so.6\0libm.so.6\0"
 
 
-def sparc_program(exec_flags=5, phnum=None, machine=2):
+def sparc_program(exec_flags=5, phnum=None, machine=2, interp=INTERP, strtab=STRTAB,
+                  needed=(1, 11)):
     """A dynamic SPARC executable's headers and data, laid out as
 
       0x00  ELF header (52 bytes)
       0x34  3 program headers (32 bytes each): PT_INTERP, PT_LOAD, PT_DYNAMIC
-      0x94  the interpreter's path (19 bytes)
-      0xa7  the string table (21 bytes): "", libc.so.6, libm.so.6
+      0x94  the interpreter's path (INTERP, 19 bytes)
+      0xa7  the string table (STRTAB, 21 bytes): "", libc.so.6, libm.so.6
       0xbc  the dynamic section: NEEDED 1, NEEDED 11, STRTAB, NULL (32 bytes)
 
-    The PT_LOAD segment maps the whole file at VADDR with EXEC_FLAGS
-    (5: read and execute)."""
-    interp_at, strtab_at, dyn_at = 0x94, 0xa7, 0xbc
-    size = dyn_at + 32
-    dyn = struct.pack(">8i", 1, 1, 1, 11, 5, VADDR + strtab_at, 0, 0)
-    phdrs = struct.pack(">8I", 3, interp_at, VADDR + interp_at, 0, len(INTERP), len(INTERP), 4, 1)
+    (the offsets after 0x94 as the lengths of INTERP and STRTAB say; the
+    dynamic section has a NEEDED for each offset into the string table
+    of NEEDED).  The PT_LOAD segment maps the whole file at VADDR with
+    EXEC_FLAGS (5: read and execute)."""
+    interp_at = 0x94
+    strtab_at = interp_at + len(interp)
+    dyn_at = strtab_at + len(strtab)
+    dynsize = 8 * (len(needed) + 2)
+    size = dyn_at + dynsize
+    dyn = b"".join(struct.pack(">2i", 1, n) for n in needed)
+    dyn += struct.pack(">4i", 5, VADDR + strtab_at, 0, 0)
+    phdrs = struct.pack(">8I", 3, interp_at, VADDR + interp_at, 0, len(interp), len(interp), 4, 1)
     phdrs += struct.pack(">8I", 1, 0, VADDR, 0, size, size, exec_flags, 0x10000)
-    phdrs += struct.pack(">8I", 2, dyn_at, VADDR + dyn_at, 0, 32, 32, 6, 4)
+    phdrs += struct.pack(">8I", 2, dyn_at, VADDR + dyn_at, 0, dynsize, dynsize, 6, 4)
     ident = b"\x7fELF" + bytes([1, 2, 1]) + bytes(9)
     header = ident + struct.pack(">HHIIIIIHHHHHH", 2, machine, 1, VADDR + 0x100, 0x34, 0, 0, 52, 32,
                                  3 if phnum is None else phnum, 40, 0, 0)
-    data = header + phdrs + INTERP + STRTAB + dyn
+    data = header + phdrs + interp + strtab + dyn
     assert len(header) == 0x34 and len(data) == size
     return data
+
+
+def static_sparc():
+    """A static SPARC ELF file: the ELF header and one PT_LOAD."""
+    ident = b"\x7fELF" + bytes([1, 2, 1]) + bytes(9)
+    header = ident + struct.pack(">HHIIIIIHHHHHH", 2, 2, 1, VADDR, 0x34, 0, 0, 52, 32, 1, 40, 0, 0)
+    return header + struct.pack(">8I", 1, 0, VADDR, 0, 0x54, 0x54, 5, 0x10000)
 
 
 class Elf(unittest.TestCase):
@@ -98,6 +112,54 @@ class Elf(unittest.TestCase):
         mips = self.write("mips", sparc_program(machine=8))     # EM_MIPS, 32-bit big-endian
         self.assertEqual(elf.why_not_sparc32(mips), "an ELF file for another machine")
         self.assertEqual(elf.why_not_sparc32(self.write("v8plus", sparc_program(machine=18))), "")
+
+    def sysroot(self, files):
+        """A sysroot under the scratch directory holding FILES ({path: data})."""
+        root = os.path.join(self.tmp, "sysroot")
+        for path, data in files.items():
+            os.makedirs(os.path.dirname(root + path), exist_ok=True)
+            with open(root + path, "wb") as f:
+                f.write(data)
+        return root
+
+    def test_libraries(self):
+        """a program's interpreter and libraries, theirs too, from /lib and /usr/lib"""
+        root = self.sysroot({"/lib/ld-linux.so.2": static_sparc(),
+                             "/lib/libc.so.6": static_sparc(),
+                             "/usr/lib/libm.so.6": sparc_program(strtab=b"\0libdep.so\0",
+                                                                 needed=(1,)),
+                             "/usr/lib/libdep.so": static_sparc(),
+                             "/lib/soft/libc.so.6": static_sparc()})
+        prog = self.write("prog", sparc_program())
+        self.assertEqual(elf.libraries(prog, root),
+                         {p: root + h for p, h in (("/lib/ld-linux.so.2", "/lib/ld-linux.so.2"),
+                                                   ("/lib/libc.so.6", "/lib/libc.so.6"),
+                                                   ("/lib/libm.so.6", "/usr/lib/libm.so.6"),
+                                                   ("/lib/libdep.so", "/usr/lib/libdep.so"))})
+        self.assertEqual(elf.libraries(self.write("static", static_sparc()), root), {})
+        given = self.write("mylibc", static_sparc())
+        self.assertEqual(elf.libraries(prog, root, {"/lib/libc.so.6": given})["/lib/libc.so.6"],
+                         given)
+
+    def test_libraries_soft_float(self):
+        """a soft-float program's libraries come from its loader's /lib/soft, not /lib"""
+        soft = ("/lib/soft/ld-linux.so.2", "/lib/soft/libc.so.6", "/usr/lib/soft/libm.so.6")
+        root = self.sysroot({p: static_sparc() for p in
+                             soft + ("/lib/ld-linux.so.2", "/lib/libc.so.6", "/lib/libm.so.6")})
+        prog = self.write("prog", sparc_program(interp=b"/lib/soft/ld-linux.so.2\0"))
+        self.assertEqual(elf.libraries(prog, root),
+                         {"/lib/soft/ld-linux.so.2": root + soft[0],
+                          "/lib/soft/libc.so.6": root + soft[1],
+                          "/lib/soft/libm.so.6": root + soft[2]})
+
+    def test_libraries_missing(self):
+        """a library in no directory of the sysroot: MissingLibrary, naming it"""
+        root = self.sysroot({"/lib/ld-linux.so.2": static_sparc(),
+                             "/lib/libc.so.6": static_sparc()})
+        with self.assertRaises(elf.MissingLibrary) as e:
+            elf.libraries(self.write("prog", sparc_program()), root)
+        self.assertEqual(e.exception.path, "/lib/libm.so.6")
+        self.assertIn("needs /lib/libm.so.6", str(e.exception))
 
     def test_host_binary_as_readelf(self):
         """the host's python: text segment, interpreter, libraries as readelf -ldW says"""
