@@ -15,6 +15,14 @@ JOBS="${JOBS:-$(nproc)}"
 unset LIBRARY_PATH CPATH C_INCLUDE_PATH GCC_EXEC_PREFIX COMPILER_PATH
 export LC_ALL=C
 
+# ccache, where a stage uses it (the gcc passes, QEMU, the kernels): the
+# depend mode takes a miss's dependencies from the compiler's own -MD
+# output instead of running the preprocessor first.  A cold build of the
+# kernel took 1m38s with the preprocessor mode, 1m19s in depend mode and
+# 1m09s without ccache; hits are the same.  It changes how fast a compile
+# misses, never what it produces.
+export CCACHE_DEPEND=true
+
 # Guest target triplet of the project's toolchain.
 TARGET=sparc-leon3-linux-gnu
 
