@@ -6,7 +6,8 @@ on the project's stand-in for MiBench (tests/mibench/standin): what is
 built and what is skipped, with the reason; that MIBENCH_DIR is never
 written; that a GitHub-style copy (nested, other case) is found; and
 that the reference outputs, run under user-mode QEMU, are what the
-programs must print, computed here independently."""
+programs must print, computed here independently; soft float, and
+programs linked dynamically."""
 
 import hashlib
 import os
@@ -18,6 +19,8 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import TOP, mibench_build_rows, ok, not_ok, check  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "tools"))
+from leon3lib import elf  # noqa: E402
 
 MIBENCH = os.path.join(TOP, "tools/mibench/mibench")
 STANDIN = os.path.join(TOP, "tests/mibench/standin")
@@ -107,9 +110,9 @@ def main():
         check("build: every one of tools/mibench/programs has a row", len(rows) == 13,
               f"{len(rows)} rows")
         check("build: a progress line per program", text.count("mibench: build ") == 13)
-        elf = open(os.path.join(out, "tree/automotive/qsort/qsort_small"), "rb").read(20)
+        head = open(os.path.join(out, "tree/automotive/qsort/qsort_small"), "rb").read(20)
         check("build: qsort_small is a 32-bit big-endian SPARC executable",
-              elf[:4] == b"\x7fELF" and elf[4] == 1 and elf[5] == 2 and elf[18:20] == b"\x00\x02")
+              head[:4] == b"\x7fELF" and head[4] == 1 and head[5] == 2 and head[18:20] == b"\x00\x02")
 
         # Reference runs under qemu-sparc.
         code, text = run("reference", "--out", out)
@@ -160,6 +163,33 @@ def main():
         got = ref_file(soft, "automotive/basicmath", "output_small.txt")
         check("reference --fp soft: basicmath prints what the host's build prints",
               code == 0 and got == want, got.decode()[:200])
+
+        # MIBENCH_LINK=dynamic: the -static of the stand-in's Makefiles is
+        # dropped, and the reference loads the sysroot's libraries.  A
+        # Makefile that links statically some other way (gcc --static,
+        # which the wrapper leaves) is caught and its program skipped.
+        part, dyn = f"{T}/dyn-tree", f"{T}/dyn"
+        for d in ("automotive/basicmath", "automotive/qsort"):
+            shutil.copytree(os.path.join(STANDIN, d), os.path.join(part, d))
+        mk = os.path.join(part, "automotive/qsort/Makefile")
+        make = open(mk).read()
+        with open(mk, "w") as f:
+            f.write(make.replace("gcc -static", "gcc --static"))
+        code, text = run("build", "--tree", part, "--out", dyn, "--link", "dynamic")
+        rows = mibench_build_rows(dyn)
+        binary = f"{dyn}/tree/automotive/basicmath/basicmath_small"
+        interp = elf.Elf(binary).interpreter() if os.path.exists(binary) else None
+        check("build --link dynamic: basicmath built, its Makefile's -static dropped",
+              code == 0 and rows["basicmath"][0] == "built" and interp == "/lib/ld-linux.so.2",
+              f"{rows.get('basicmath')} {interp} {text[-300:]}")
+        check("build --link dynamic: qsort, linked with gcc --static, is skipped, saying so",
+              rows["qsort"][0] == "skipped" and
+              rows["qsort"][1].startswith("qsort_small: linked statically, not dynamically"),
+              str(rows.get("qsort")))
+        code, text = run("reference", "--out", dyn)
+        got = ref_file(dyn, "automotive/basicmath", "output_small.txt") if code == 0 else b""
+        check("reference --link dynamic: basicmath prints what the host's build prints",
+              got == want, f"exit {code}: {text[-300:]}")
 
         # A GitHub-style copy: nested one level, another case for a directory.
         gh = f"{T}/gh/mibench-master"
