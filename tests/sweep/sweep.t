@@ -40,6 +40,20 @@ def sweep(*args):
     return subprocess.run([SWEEP, *args], capture_output=True, text=True)
 
 
+def mibench_sweep(T, name, tree, program, *build):
+    """tools/mibench/mibench build (BUILD its options) of TREE into
+    T/NAME, then a sweep of PROGRAM alone into T/NAME-sweep: one
+    geometry, no competitor, 2 runs.  The sweep's result and its rows."""
+    mb = os.path.join(T, name)
+    subprocess.run([os.path.join(TOP, "tools/mibench/mibench"), "build", "--tree", tree,
+                    "--out", mb, *build], capture_output=True, text=True)
+    out = mb + "-sweep"
+    r = sweep("all", "--out", out, "--mibench", mb, "--workload", f"mibench:{program}",
+              "--geometry", "d4kx2", "--competitors", "0", "--repeats", "2",
+              "--jobs", str(os.cpu_count() or 1))
+    return r, read_csv(os.path.join(out, "sweep.csv"))
+
+
 def main():
     T = tempfile.mkdtemp()
     out = os.path.join(T, "out")
@@ -161,15 +175,7 @@ def main():
     # A job whose guest kernel reported a problem keeps none of its runs,
     # as make mibench's: the MiBench stand-in's blowfish writes a
     # "WARNING:" line to the guest's kernel log (tests/mibench/README.md).
-    mb = os.path.join(T, "mb")
-    r = subprocess.run([os.path.join(TOP, "tools/mibench/mibench"), "build", "--tree",
-                        os.path.join(TOP, "tests/mibench/standin"), "--out", mb],
-                       capture_output=True, text=True)
-    o3 = os.path.join(T, "o3")
-    r = sweep("all", "--out", o3, "--mibench", mb, "--workload", "mibench:blowfish",
-              "--geometry", "d4kx2", "--competitors", "0", "--repeats", "2", "--jobs", jobs)
-    rows = read_csv(os.path.join(o3, "sweep.csv")) \
-        if os.path.exists(os.path.join(o3, "sweep.csv")) else []
+    r, rows = mibench_sweep(T, "mb", os.path.join(TOP, "tests/mibench/standin"), "blowfish")
     check("a kernel report in the guest: both runs of the job failed with it, and the sweep "
           "exits 1", r.returncode == 1 and len(rows) == 2 and all(
               "the kernel reported" in x["status"] and "WARNING: a report of the mibench "
@@ -178,16 +184,10 @@ def main():
 
     # MiBench linked dynamically (make sweep MIBENCH_LINK=dynamic): the
     # guest gets the loader and the libraries of the program with it.
-    part, mbd = os.path.join(T, "dyn-tree"), os.path.join(T, "mbd")
+    part = os.path.join(T, "dyn-tree")
     shutil.copytree(os.path.join(TOP, "tests/mibench/standin/automotive/qsort"),
                     os.path.join(part, "automotive/qsort"))
-    subprocess.run([os.path.join(TOP, "tools/mibench/mibench"), "build", "--tree", part,
-                    "--out", mbd, "--link", "dynamic"], capture_output=True, text=True)
-    o4 = os.path.join(T, "o4")
-    r = sweep("all", "--out", o4, "--mibench", mbd, "--workload", "mibench:qsort",
-              "--geometry", "d4kx2", "--competitors", "0", "--repeats", "2", "--jobs", jobs)
-    rows = read_csv(os.path.join(o4, "sweep.csv")) \
-        if os.path.exists(os.path.join(o4, "sweep.csv")) else []
+    r, rows = mibench_sweep(T, "mbd", part, "qsort", "--link", "dynamic")
     check("a dynamically linked MiBench program: its job runs and counts (the guest has its "
           "loader and libraries)", r.returncode == 0 and len(rows) == 2 and
           all(x["status"] == "ok" for x in rows), f"exit {r.returncode}: {[x['status'] for x in rows]} "

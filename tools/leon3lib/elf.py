@@ -139,14 +139,15 @@ def libraries(binary, sysroot, given=None):
     them at their guest paths.  {} for a static program.  NotElf for a
     file that is not ELF, MissingLibrary for a library in neither."""
     given = given or {}
-    libs, todo = {}, [binary]
-    interp = Elf(binary).interpreter()
+    todo = [Elf(binary)]
+    interp = todo[0].interpreter()
     if interp is None:
         return {}
     libdir = interp.rsplit("/", 1)[0] or "/"
     dirs = (libdir, "/usr" + libdir)
+    libs = {}
     while todo:
-        e = Elf(todo.pop())
+        e = todo.pop()
         want = [e.interpreter()] + [f"{libdir}/{n}" for n in e.needed()]
         for path in want:
             if path is None or path in libs:
@@ -158,7 +159,7 @@ def libraries(binary, sysroot, given=None):
             if not host:
                 raise MissingLibrary(binary, path)
             libs[path] = os.path.realpath(host)
-            todo.append(libs[path])
+            todo.append(Elf(libs[path]))
     return libs
 
 

@@ -77,10 +77,16 @@ def runme(path):
     return cmds
 
 
+def build_choice(out, name, default):
+    """What mibench build was given as NAME (fp, link) for the programs
+    of OUT, kept in OUT/NAME; DEFAULT for a build that did not keep it."""
+    path = os.path.join(out, name)
+    return open(path).read().strip() if os.path.exists(path) else default
+
+
 def link_mode(out):
     """How mibench build linked the programs of OUT: static or dynamic."""
-    path = os.path.join(out, "link")
-    return open(path).read().strip() if os.path.exists(path) else "static"
+    return build_choice(out, "link", "static")
 
 
 def guest_libraries(p, out):
