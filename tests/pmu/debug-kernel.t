@@ -4,7 +4,8 @@
 # The driver under the debug kernel (make kernel-debug: PROVE_LOCKING,
 # DEBUG_LOCKDEP, DEBUG_ATOMIC_SLEEP, DEBUG_IRQFLAGS...; kernel/config/
 # debug.config), on 2 and 4 CPUs: the driver's kselftests, perf stat,
-# record with call chains, the PID log, the fuzzer, unload and reload.
+# an address filter, record with call chains, the PID log, the fuzzer,
+# unload and reload.
 # Lockdep must still be on at the end (it turns itself off at its first
 # report), and the kernel log must hold no lockdep, atomic-sleep, IRQ
 # flag, RCU or other warning.
@@ -83,6 +84,10 @@ grep -E '^(not )?ok |^# .*leon3_pmu_test\.c:[0-9]+:' /tmp/kself | sed 's/^/kself
 echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
 perf stat -e cycles,instructions,branches,leon3_pmu/loads/,leon3_pmu/dcache_read_miss/ ./workload spin 1000000 >/dev/null 2>&1
 echo "perf stat exit \$?"
+# an address filter through exec and fork: each process's range moved
+perf stat -x, -e instructions:u --filter 'filter work @ /root/workload' -- \
+	sh -c './workload spin 100000; ./workload spin 100000; true' 2>&1 >/dev/null |
+	sed -n 's/^\([0-9]*\),.*instructions:u.*/address filter: \1/p'
 perf record -q -g -e instructions -c 100003 -o /tmp/g.data ./workload spin 3000000 >/dev/null 2>&1
 echo "perf record exit \$?"
 perf report -i /tmp/g.data --stdio >/dev/null 2>&1; echo "perf report exit \$?"
@@ -114,6 +119,9 @@ for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 	for step in "perf stat" "perf record" "perf report" "pidlog" "fuzz"; do
 		check "$what: $step exits 0" grep -qx "$step exit 0" "$T/out"
 	done
+	# two runs of work(100000), 3n + 3 instructions each
+	check "$what: perf stat --filter 'filter work @ workload' over two processes: 600006" \
+		grep -qx "address filter: 600006" "$T/out"
 	check "$what: the driver unloads" grep -qx unloaded "$T/out"
 	check "$what: ... and loads and samples again" grep -qx reloaded "$T/out"
 	no_splats "$what"
