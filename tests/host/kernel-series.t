@@ -87,3 +87,11 @@ git -C "$g" branch -q -f "$g2" upstream
 expect_fail "kernel-series refuses a group's branch that is not on the one below it" "$g2 is not on $g1: rebase the top branch with --update-refs" \
 	"$KSERIES" --git "$g" --out "$T/p3"
 check "... and writes nothing" test ! -e "$T/p3"
+
+# Documentation/boot.md has a row a patch ("| NNNN subject | why |", or a
+# range NNNN–MMMM): its numbers must be the series' own, each once.
+want=$(grep -v '^#' "$K/series" | grep -o '^[0-9]\{4\}' | tr '\n' ' ')
+got=$(sed -n '/^## The kernel patches/,/^## /p' "$TOP/Documentation/boot.md" |
+	sed -n 's/^| \([0-9]\{4\}\)\(–\([0-9]\{4\}\)\)\? .*/\1 \3/p' |
+	while read -r a b; do seq -w "$a" "${b:-$a}"; done | tr '\n' ' ')
+is "Documentation/boot.md's table of the kernel patches numbers them as kernel/patches/series does" "$got" "$want"
