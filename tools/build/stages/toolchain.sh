@@ -21,7 +21,46 @@ STAGE_SOURCES="gcc glibc"
 STAGE_INPUTS="glibc-patches/series glibc-patches/*.patch tools/build/apply-series"
 
 stage_host_id() {
-	dpkg-query -W binutils-sparc64-linux-gnu gcc g++ libgmp-dev libmpfr-dev libmpc-dev ccache
+	dpkg-query -W binutils-sparc64-linux-gnu gcc-12-sparc64-linux-gnu gcc g++ \
+		libgmp-dev libmpfr-dev libmpc-dev ccache
+}
+
+# The compiler proper, cc1, is Debian's sparc64 one (gcc-12-sparc64-linux-gnu,
+# the same GCC 12.2) in 32-bit mode: given the options a cc1 built for
+# sparc-leon3-linux-gnu has as defaults (-m32 and 32-bit pointers, no
+# stack bias, no PIE unless asked: Debian's defaults to PIE; this gcc's
+# headers, -iprefix, and its sysroot, -isysroot, where a cc1 of its own
+# would have them built in), it emits the same code, and building a cc1
+# of our own was most of this stage's time.  The driver, libgcc and the
+# multilibs are built from gcc-12's source as before; the gcc builds
+# below make everything but cc1 (make -o cc1), which is this wrapper.
+# An -fPIC, -fPIE or --sysroot of the user's comes after and wins.
+DEBIAN_CC1=/usr/lib/gcc-cross/sparc64-linux-gnu/12/cc1
+CC1_OPTS="-m32 -mptr32 -mno-stack-bias -fno-pie"
+
+# install_cc1 DIR SYSROOT: the wrapper for a gcc build tree (whose driver
+# gives cc1 the tree's headers itself)
+install_cc1() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\nexec %s %s -isysroot %s "$@"\n' "$DEBIAN_CC1" "$CC1_OPTS" "$2" >"$1/cc1"
+	chmod +x "$1/cc1"
+}
+
+# install_cc1_relocatable PREFIX: the installed wrapper (install-strip
+# leaves the build tree's out: strip refuses a script), which finds the
+# headers and the sysroot beside it wherever the tree is
+install_cc1_relocatable() {
+	local dir
+	dir=$(find "$1/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
+	[ -n "$dir" ] && [ -d "$dir" ] || die "no collect2 installed under $1/libexec/gcc/$TARGET"
+	cat >"$dir/cc1" <<-EOS
+	#!/bin/sh
+	# Debian's sparc64 cc1 as $TARGET's (tools/build/stages/toolchain.sh)
+	top=\$(cd "\$(dirname "\$0")/../../../.." && pwd)
+	exec $DEBIAN_CC1 $CC1_OPTS -iprefix "\$top/lib/gcc/$TARGET/${dir##*/}/" \\
+		-isysroot "\$top/$TARGET/sysroot" "\$@"
+	EOS
+	chmod +x "$dir/cc1"
 }
 
 # Options shared by both gcc passes.
@@ -105,14 +144,17 @@ stage_build() {
 	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
 	export CC="ccache gcc" CXX="ccache g++"
 
+	[ -x "$DEBIAN_CC1" ] || die "$DEBIAN_CC1 is missing (Debian's gcc-12-sparc64-linux-gnu: make deps)"
+
 	step "bootstrap gcc, C only, no libc (3/7)"
 	mkdir gcc1 && cd gcc1
 	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
 		"${gcc_common_config[@]}" --without-headers --with-newlib \
 		--disable-shared --disable-threads \
 		CFLAGS=-O2 CXXFLAGS=-O2
-	PATH="$boot/bin:$PATH" make -j"$JOBS" all-gcc all-target-libgcc
-	PATH="$boot/bin:$PATH" make install-gcc install-target-libgcc
+	install_cc1 gcc "$sysroot"
+	PATH="$boot/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1" all-gcc all-target-libgcc
+	PATH="$boot/bin:$PATH" make MAKE="make -o cc1" install-gcc install-target-libgcc
 	cd ..
 	# With --disable-shared the EH code is in libgcc.a; glibc links
 	# its static helpers against libgcc_eh explicitly.
@@ -143,9 +185,11 @@ stage_build() {
 		"${gcc_common_config[@]}" --with-sysroot="$OUT/$TARGET/sysroot" \
 		--enable-shared --enable-threads=posix --enable-__cxa_atexit \
 		CFLAGS=-O2 CXXFLAGS=-O2
-	PATH="$OUT/bin:$PATH" make -j"$JOBS"
-	PATH="$OUT/bin:$PATH" make install-strip
+	install_cc1 gcc "$sysroot"
+	PATH="$OUT/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1"
+	PATH="$OUT/bin:$PATH" make MAKE="make -o cc1" install-strip
 	cd ..
+	install_cc1_relocatable "$OUT"
 
 	step "checking static programs link, soft float without the FPU (7/7)"
 	printf '#include <pthread.h>\n#include <stdio.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, 0); pthread_join(t, &r); printf("%%lld\\n", (long long)r); return 0; }\n' >t.c
