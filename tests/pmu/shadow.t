@@ -162,14 +162,12 @@ def main():
         # a shadow of smaller lines: the hit filter holds 16-byte units
         "C": ("8kx2/32/lrr", ["8kx2/32/lrr", "4kx2"], 1),
     }
-    got = {}
     for name, (real, shadows, cpus) in runs.items():
         c, s = boot(T, workload, real, shadows, cpus)
         if c is None:
             not_ok(f"boot {name} (D-cache {real}, shadows {':'.join(shadows)}, {cpus} CPUs) "
                    f"counts its workload: {s}")
             continue
-        got[name] = c
         full = [f"dcache_shadow{k} {g}" + ("" if "/" in g else "/16") +
                 ("" if g.count("/") == 2 else "/lru") for k, g in enumerate(shadows)]
         check(f"boot {name}: caps/ names each of the {len(shadows)} shadows' geometry",
@@ -225,12 +223,12 @@ def main():
         if len(rot) != 3:
             continue
         for g in geoms:
-            got = {k: [r[(g, k)] for r in rot] for k in "rw"}
+            counts = {k: [r[(g, k)] for r in rot] for k in "rw"}
             check(f"{g}, {cpus} CPU(s), deterministic mode, {P2} passes: the read and write "
                   "misses as the real D-cache and as a shadow of two other boots are the same"
                   f", within {DET_SLACK}",
-                  all(max(v) - min(v) <= DET_SLACK for v in got.values()),
-                  f"as the real D-cache, then as shadows: {got}")
+                  all(max(v) - min(v) <= DET_SLACK for v in counts.values()),
+                  f"as the real D-cache, then as shadows: {counts}")
 
     # bad input: refused when QEMU starts, with the reason
     for shadow, why in (("3kx2", "dcache-shadow 3kx2: the KiB of a way must be a power of 2"),
