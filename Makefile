@@ -103,7 +103,7 @@ help:
 	@echo '  make perf            the kernel'"'"'s perf tool, static for the guest, with libpfm4 -> build/perf/perf'
 	@echo '  make perf-host       the same perf for the host, to read the guest'"'"'s perf.data -> build/perf-host/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
-	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio.gz'
+	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio'
 	@echo '  make side-by-side    the toolchain and, beside it, the stages that do not need it (QEMU, the'
 	@echo '                       kernels, the host perf): the first step of make, make test and make check'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'

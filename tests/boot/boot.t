@@ -159,6 +159,15 @@ is "the 64 MiB file arrives intact" "$(cut -d' ' -f1 "$T/out")" "$(md5sum <"$T/b
 guest "a 64 MiB --add in --mem 64M is refused" 125 --mem 64M --add "$T/big" -- true
 check "the refusal says why" grep -q 'does not fit in --mem 64M: Linux needs it in low memory' "$T/err"
 rm -f "$T/big"
+# Files that fit in low memory but not in the guest's root file system
+# (a tmpfs of half the RAM): the kernel stops unpacking with an error
+# and the files after it are missing; /init says so and runs nothing.
+head -c $((72 << 20)) /dev/zero >"$T/zeros"
+guest "72 MiB of --add in --mem 128M (a 64 MiB root file system): not run" 125 \
+	--mem 128M --add "$T/zeros" -- true
+check "/init says the files are missing, and why" \
+	grep -q 'init: Initramfs unpacking failed: write error: files are missing' "$T/err"
+rm -f "$T/zeros"
 
 # A guest that hangs is stopped by --timeout, with the last console lines
 # (8 s: the boot before them takes 1 s here).

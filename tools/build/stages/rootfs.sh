@@ -11,7 +11,7 @@ STAGE_DEPS="toolchain busybox perf libpfm4 papi"
 STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/rootfs/leon3-kernel-reports tools/pidlog/leon3-pidlog.c tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
 
 stage_host_id() {
-	dpkg-query -W cpio gzip
+	dpkg-query -W cpio
 }
 
 stage_build() {
@@ -36,11 +36,11 @@ stage_build() {
 	install -m 0644 "$TOP/tools/rootfs/inittab" "$root/etc/inittab"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
-	step "packing initramfs.cpio.gz"
-	"$TOP/tools/rootfs/mkinitramfs" "$OUT/initramfs.cpio.gz" "$root"
-	ls -l "$OUT/initramfs.cpio.gz"
+	step "packing initramfs.cpio"
+	"$TOP/tools/rootfs/mkinitramfs" "$OUT/initramfs.cpio" "$root"
+	ls -l "$OUT/initramfs.cpio"
 }
 
 stage_links() {
-	link "$OUT/initramfs.cpio.gz" "$BUILD/rootfs/initramfs.cpio.gz"
+	link "$OUT/initramfs.cpio" "$BUILD/rootfs/initramfs.cpio"
 }
