@@ -5,7 +5,10 @@
 # run_tests.sh does (each with TESTS_QUIET, those its
 # run_tests_exclude.txt names left out), each under a time limit.
 #
-#   papi-ctests.sh [--no-throttle] DIR PACES [TEST...]
+#   papi-ctests.sh [--no-throttle] [--cpu N] DIR PACES [TEST...]
+#
+# --cpu N runs each test on CPU N alone (taskset), for the tests that
+# assume their work stays on one CPU.
 #
 # --no-throttle turns perf's interrupt-time limit off first
 # (perf_cpu_time_max_percent 0), for the tests that count every
@@ -36,6 +39,11 @@ if [ "$1" = --no-throttle ]; then
 	echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent || exit 2
 	shift
 fi
+pin=
+if [ "$1" = --cpu ]; then
+	pin="taskset $(printf %x $((1 << $2)))"
+	shift 2
+fi
 dir=$1 paces=$2
 shift 2
 cd "$dir" || exit 2
@@ -59,7 +67,7 @@ for t in "$@"; do
 	limit=$(pace_limit)
 	start=$(now)
 	# Every test is run from its own directory, as run_tests.sh does.
-	(cd "$(dirname "$t")" && exec timeout -s KILL "$limit" "./$(basename "$t")" TESTS_QUIET) \
+	(cd "$(dirname "$t")" && exec $pin timeout -s KILL "$limit" "./$(basename "$t")" TESTS_QUIET) \
 		>/tmp/papi-test.out 2>&1 </dev/null
 	rc=$?
 	secs=$(echo "$(now) $start" | awk '{ printf "%.1f", $1 - $2 }')
