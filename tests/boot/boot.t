@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
+#
+# (Its guests keep one host core busy between them, 70 s of CPU time in
+# 74 s; what they time is the guest's own work: --leon3-clock, a fixed
+# lpj, a number of host stops.)
 #
 # The guest boots on the patched QEMU through the project's PROM, and the
 # launcher (tools/leon3-run) runs commands in it: exit statuses, files

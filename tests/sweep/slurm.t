@@ -58,7 +58,9 @@ def main():
     env["SLURM_CONF"] = os.path.join(T, "none.conf")
     with open(env["SLURM_CONF"], "w") as f:
         f.write("ClusterName=none\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=1\n"
-                "NodeName=localhost CPUs=1\nPartitionName=p Nodes=localhost\n")
+                "NodeName=localhost CPUs=1\nPartitionName=p Nodes=localhost\n"
+                # one try of a second, not the 10 s default
+                "MessageTimeout=1\n")
     r = subprocess.run([SWEEP, "slurm", "--submit", "--out", out], env=env,
                        capture_output=True, text=True, timeout=300)
     check("slurm --submit with no Slurm answering: a message before anything is submitted",
