@@ -23,9 +23,11 @@ stage_host_id() {
 }
 
 # qemu_build "SERIES..." [keep]: patch series files applied in order,
-# or empty for none.  With "keep", the (patched) source stays in $OUT/src, for grep,
-# editors and debuggers; the build still sees it as ../src, so that
-# ccache shares the untouched files with the other QEMU stage.
+# or empty for none; builds the programs of QEMU_PROGRAMS (set by the
+# stage) into $OUT/bin.  With "keep", the (patched) source stays in
+# $OUT/src, for grep, editors and debuggers; the build still sees it as
+# ../src, so that ccache shares the untouched files with the other QEMU
+# stages (all configured alike, whatever programs they build).
 qemu_build() {
 	local series=$1 keep=${2:-} s
 	step "unpacking QEMU $(lock_version qemu)"
@@ -58,7 +60,11 @@ qemu_build() {
 		--without-default-features --enable-tcg --enable-fdt=system \
 		--disable-download --disable-install-blobs --disable-docs \
 		--disable-werror
-	step "compiling"
-	make -j"$JOBS"
-	make install
+	# The programs alone: QEMU's default target also builds its unit and
+	# qtest programs and the softfloat and testfloat libraries of its FP
+	# tests, a third of its objects, and installing builds them too.
+	step "compiling $QEMU_PROGRAMS"
+	make -j"$JOBS" $QEMU_PROGRAMS
+	mkdir -p "$OUT/bin"
+	install -m 0755 $QEMU_PROGRAMS "$OUT/bin/"
 }

@@ -3,6 +3,7 @@
 # reference for side-by-side benchmarks.
 
 . "$TOP/tools/build/qemu-common.sh"
+QEMU_PROGRAMS="qemu-system-sparc"
 STAGE_INPUTS="tools/build/qemu-common.sh"
 
 stage_build() {

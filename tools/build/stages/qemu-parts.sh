@@ -4,6 +4,7 @@
 # (tools/bench/qemu-parts).  Built only by `make bench-qemu-parts`.
 
 . "$TOP/tools/build/qemu-common.sh"
+QEMU_PROGRAMS="qemu-system-sparc"
 STAGE_INPUTS="$(series_inputs qemu-patches qemu-patches/rfc) tools/bench/qemu-parts.patch tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {

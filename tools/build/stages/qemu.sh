@@ -3,6 +3,7 @@
 # RFC series on top of it (qemu-patches/rfc/series).
 
 . "$TOP/tools/build/qemu-common.sh"
+QEMU_PROGRAMS="qemu-system-sparc qemu-sparc"
 STAGE_INPUTS="$(series_inputs qemu-patches qemu-patches/rfc) tools/build/qemu-common.sh tools/build/apply-series"
 
 stage_build() {
