@@ -14,7 +14,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 
 # One target at a time: stages build side by side only where
 # tools/build/side-by-side runs them (the toolchain beside the stages
-# that do not need it).
+# that do not need it, then two chains of those that do).
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
@@ -105,7 +105,8 @@ help:
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio'
 	@echo '  make side-by-side    the toolchain and, beside it, the stages that do not need it (QEMU, the'
-	@echo '                       kernels, the host perf): the first step of make, make test and make check'
+	@echo '                       kernels, the host perf), then two chains of those that need it: the'
+	@echo '                       first step of make, make test and make check'
 	@echo '  make fetch           download and verify every pinned source (sources.lock)'
 	@echo '  make deps            install the Debian packages the build needs'
 	@echo '  make toolchain-env   print the PATH line for the guest toolchain'
@@ -125,13 +126,16 @@ linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybo
 	@$(STAGE) $@
 
 # The stages that need no toolchain, built beside it: those of the
-# target make was asked for
+# target make was asked for; and after it, two chains of the stages
+# that need it, side by side (what they need of each other is built
+# early in the other chain)
 BESIDE_TOOLCHAIN := qemu kernel perf-host
+THEN_TOOLCHAIN := --then "busybox papi prom" "libpfm4 elfutils perf"
 all: BESIDE_TOOLCHAIN := qemu kernel perf-host qemu-baseline
 test: BESIDE_TOOLCHAIN := qemu kernel perf-host kernel-debug
 check: BESIDE_TOOLCHAIN := qemu
 side-by-side: deps
-	@tools/build/side-by-side $(BESIDE_TOOLCHAIN)
+	@tools/build/side-by-side $(THEN_TOOLCHAIN) $(BESIDE_TOOLCHAIN)
 
 ROUNDS ?= 7
 bench-qemu: toolchain qemu qemu-baseline

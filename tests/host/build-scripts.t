@@ -234,6 +234,51 @@ is "side-by-side: a failed toolchain fails the run" "$rc" 1
 check "... and the stages beside it are built and cached" \
 	test -f "$(LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/stage" --path beside-b)/.complete"
 
+# --then: two chains after the toolchain, side by side.  after-a and
+# after-c each wait for the other to start (or 20 s): one after the
+# other, they would not overlap.  after-b needs after-c, of the other
+# chain.
+for s in after-a after-b after-c; do
+	cat >"$sbs/tools/build/stages/$s.sh" <<EOF
+$([ $s = after-b ] && echo 'STAGE_DEPS="after-c"')
+stage_build() {
+	echo "start $s \$(date +%s.%N)" >>"$T/sbs.events"
+	[ "$s" != "\${SBS_FAIL:-}" ] || { echo "$s was told to fail"; false; }
+	if [ "$s" = after-a ] || [ "$s" = after-c ]; then
+		for i in \$(seq 200); do
+			! grep -q '^start after-[ac]' "$T/sbs.events" ||
+				[ "\$(grep -c '^start after-[ac]' "$T/sbs.events")" -lt 2 ] || break
+			sleep 0.1
+		done
+	fi
+	echo "end $s \$(date +%s.%N)" >>"$T/sbs.events"
+}
+EOF
+done
+rm -rf "$T/sbs-cache" "$T/sbs.events"
+LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/side-by-side" --then "after-a after-b" after-c \
+	beside-a >"$T/sbs.out" 2>&1 && rc=0 || rc=$?
+is "side-by-side --then: builds every chain" \
+	"$rc $(awk '$1 == "end" { print $2 }' "$T/sbs.events" | sort | tr '\n' ' ')" \
+	"0 after-a after-b after-c beside-a linux-headers toolchain "
+check "side-by-side --then: the chains start after the toolchain ends" \
+	awk -v t="$(at end toolchain)" -v a="$(at start after-a)" -v c="$(at start after-c)" \
+	'BEGIN { exit !(t <= a && t <= c) }'
+check "side-by-side --then: the two chains side by side (after-a and after-c overlap)" \
+	awk -v a="$(at start after-a)" -v A="$(at end after-a)" \
+	-v c="$(at start after-c)" -v C="$(at end after-c)" 'BEGIN { exit !(a < C && c < A) }'
+check "side-by-side --then: a stage that needs one of the other chain starts after it" \
+	awk -v b="$(at start after-b)" -v c="$(at end after-c)" 'BEGIN { exit !(c <= b) }'
+is "side-by-side --then: ... which is built once" "$(grep -c '^start after-c' "$T/sbs.events")" 1
+rm -rf "$T/sbs-cache" "$T/sbs.events"
+SBS_FAIL=after-a LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/side-by-side" \
+	--then "after-a after-b" after-c beside-a >"$T/sbs.out" 2>&1 && rc=0 || rc=$?
+is "side-by-side --then: a stage that fails in a chain fails the run" "$rc" 1
+check "... and the other chain still ends, cached for the next run" \
+	test -f "$(LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/stage" --path after-c)/.complete"
+check "... and the failed chain stops there (after-b not built)" \
+	test ! -e "$(LEON3_PMU_CACHE="$T/sbs-cache" "$sbs/tools/build/stage" --path after-b)"
+
 # --- cache keys ------------------------------------------------------------
 
 key() { "$stage" --key "$1"; }
