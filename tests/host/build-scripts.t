@@ -185,6 +185,23 @@ check "stage: the stable link points into the cache" \
 out=$("$stage" working 2>&1)
 check "stage: a second run is a cache hit" grep -q "\[working\] cached" <<<"$out"
 
+# The work directory goes at once, and is deleted in the background.
+cat >"$tree/tools/build/stages/worktree.sh" <<'EOF'
+stage_build() {
+	mkdir -p many && for i in $(seq 200); do echo "$i" >"many/$i"; done
+	echo done >"$OUT/done"
+}
+EOF
+"$stage" worktree >/dev/null 2>&1
+work="$LEON3_PMU_CACHE/tmp/worktree-$("$stage" --key worktree)"
+check "stage: a finished build's work directory is gone from its place" test ! -e "$work"
+for _ in $(seq 50); do
+	[ -z "$(ls -A "$LEON3_PMU_CACHE/tmp/.trash" 2>/dev/null)" ] && break
+	sleep 0.2
+done
+check "stage: ... and deleted in the background (the trash is empty within 10 s)" \
+	test -z "$(ls -A "$LEON3_PMU_CACHE/tmp/.trash" 2>/dev/null)"
+
 # --- side by side: the toolchain beside the stages that do not need it ------
 
 # Stand-ins in a tree of their own: each records when it starts and ends,
