@@ -201,6 +201,21 @@ for _ in $(seq 50); do
 done
 check "stage: ... and deleted in the background (the trash is empty within 10 s)" \
 	test -z "$(ls -A "$LEON3_PMU_CACHE/tmp/.trash" 2>/dev/null)"
+# ... without the stage's lock: on a slow disk (an ionice that takes 3 s
+# to start the deletion), the next run of the stage does not wait for it.
+mkdir -p "$T/slowdisk"
+cat >"$T/slowdisk/ionice" <<EOF
+#!/bin/sh
+sleep 3
+touch "$T/deletion-started"
+exec /usr/bin/ionice "\$@"
+EOF
+chmod +x "$T/slowdisk/ionice"
+echo 'stage_build() { echo done >"$OUT/done"; }' >"$tree/tools/build/stages/slowdisk.sh"
+PATH="$T/slowdisk:$PATH" "$stage" slowdisk >/dev/null 2>&1
+PATH="$T/slowdisk:$PATH" "$stage" slowdisk >/dev/null 2>&1
+check "stage: the next run of a stage does not wait for its work directory's deletion" \
+	test ! -e "$T/deletion-started"
 
 # --- side by side: the toolchain beside the stages that do not need it ------
 
