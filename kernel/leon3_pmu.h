@@ -46,6 +46,7 @@
 #define FEAT_NU			BIT(2)
 #define FEAT_AF			BIT(3)
 #define FEAT_SHADOW		BIT(4)
+#define FEAT_MEMTIME		BIT(5)	/* the write buffer's timing */
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define PIDLOG_EN		BIT(0)
 #define PIDLOG_CLR		BIT(1)

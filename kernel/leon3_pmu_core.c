@@ -53,6 +53,8 @@
 #define EV_CYCLES		0x15
 /* shadow D-cache k: read misses 0x90 + 2k, write misses 0x91 + 2k */
 #define EV_SHADOW		0x90
+/* the write buffer's hold cycles: counted where FEATURES says so */
+#define EV_WBUF_HOLD		0x10
 /*
  * The shortest sampling periods.  Taking an overflow interrupt costs
  * about 2700 kernel instructions and 8600 cycles (make bench-perf): an
@@ -105,6 +107,7 @@ static const struct leon3_event leon3_events[] = {
 	{ 0x08, "dcache_read_miss" },
 	{ 0x09, "dtlb_miss" },
 	{ 0x0a, "dcache_hold" },
+	{ 0x10, "write_buffer_hold" },
 	{ 0x11, "instructions" },
 	{ 0x12, "int_instructions" },
 	{ 0x13, "fp_instructions" },
@@ -206,12 +209,15 @@ static bool leon3_event_known(u32 id)
 
 /*
  * Whether known event @id counts on this machine: a shadow D-cache's
- * events count only when the machine has that shadow.
+ * events count only when the machine has that shadow, the write
+ * buffer's only when its timing is modelled.
  */
 static bool leon3_event_counts(u32 id)
 {
 	if (id >= EV_SHADOW && id < EV_SHADOW + 2 * LEON3_PMU_SHADOWS)
 		return leon3_pmu_dshadow[(id - EV_SHADOW) / 2];
+	if (id == EV_WBUF_HOLD)
+		return leon3_pmu_features & FEAT_MEMTIME;
 	return true;
 }
 

@@ -27,6 +27,13 @@
 /* shadow D-cache k's geometry, in the ASI2_DCFG format below; 0: none */
 #define PMU_NSHADOW	4
 #define PMU_DSHADOW(k)	(0x180 + 4 * (k))
+#define FEAT_MEMTIME	(1u << 5)	/* the write buffer's timing and MEMTIME */
+/* the timing model's memory properties, read-only */
+#define PMU_MEMTIME	0x190
+#define MEMTIME_WRITE(m)	((m) & 0xff)		/* pmu-mem-write */
+#define MEMTIME_BURST(m)	(((m) >> 8) & 0x1f)	/* pmu-mem-burst */
+#define MEMTIME_WBUF(m)	(((m) >> 13) & 7)	/* pmu-write-buffer */
+#define MEMTIME_LAT(m)	(((m) >> 16) & 0x3ff)	/* pmu-mem-latency */
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)

@@ -255,9 +255,25 @@ def facts(d, ncnt, window_end):
         rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", f"PMU_RANGE_HI({c})",
                      f"LEON3_PMU_RANGE_HI({c})"))
     for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
-                        ("AF", "address ranges"), ("SHADOW", "shadow D-caches")):
+                        ("AF", "address ranges"), ("SHADOW", "shadow D-caches"),
+                        ("MEMTIME", "the write buffer")):
         rows.append((bit("FEATURES", label), "FEAT_" + name,
-                     "FEAT_SHADOW" if name == "SHADOW" else None, "LEON3_PMU_FEAT_" + name))
+                     "FEAT_" + name if name in ("SHADOW", "MEMTIME") else None,
+                     "LEON3_PMU_FEAT_" + name))
+    # the memory timing: MEMTIME holds four QEMU properties
+    rows.append((reg("MEMTIME"), None, "PMU_MEMTIME", "LEON3_PMU_MEMTIME"))
+    for field, prop in (("WRITE", "pmu-mem-write"), ("BURST", "pmu-mem-burst"),
+                        ("WBUF", "pmu-write-buffer"), ("LAT", "pmu-mem-latency")):
+        label = f"`{prop}`"
+        rows.append((shift("MEMTIME", label), None, None, f"LEON3_PMU_MEMTIME_{field}_SHIFT"))
+        rows.append((bit("MEMTIME", label) >> shift("MEMTIME", label), None,
+                     f"MEMTIME_{field}(0xffffffff)", None))
+    # ... and QEMU refuses values out of the ranges of its properties' rows
+    for prop, macro in (("pmu-mem-write", "WRITE"), ("pmu-mem-burst", "BURST"),
+                        ("pmu-write-buffer", "WBUF_DEPTH")):
+        macro = "LEON3_PMU_MAX_" + ("MEM_" + macro if macro != "WBUF_DEPTH" else macro)
+        rows.append((d.number(rf"`{prop}` \| \d+ \| [^|]*\((?:0|1)–(\d+)"), None, None,
+                     macro))
     # the shadow D-caches: DSHADOW[k] is a D-cache configuration register
     nshadow = d.number(r"up\s+to (\d+) more D-caches")
     rows.append((nshadow, "LEON3_PMU_SHADOWS", "PMU_NSHADOW", "LEON3_PMU_NR_SHADOWS"))
@@ -316,7 +332,7 @@ def main():
     check("the document has the core and extension registers",
           {"GCTRL", "OVF", "CYCCNT", "CYCCTRL", "EVCNT", "EVCTRL", "FEATURES", "IRQLINE",
            "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC", "PIDMATCH", "RANGE_LO",
-           "RANGE_HI", "DSHADOW"} <= set(d.regs), str(sorted(d.regs)))
+           "RANGE_HI", "DSHADOW", "MEMTIME"} <= set(d.regs), str(sorted(d.regs)))
     window_end = d.number(r"Reserved addresses\s+in 0xC0–(0x[0-9A-F]+)")
 
     rows = facts(d, ncnt, window_end)
