@@ -12,7 +12,8 @@
  *   fidelity snoop CPU_R CPU_W DLINE  a reader and a writer thread
  *
  * DLINE is the D-cache line in bytes and DSIZE its size; the I-cache
- * loops have fixed sizes, printed as "iloops small=B big=B".
+ * loops have fixed sizes, printed as "iloops small=B big=B", and the
+ * store bursts a fixed number of iterations, "wburst iterations=N".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #define RUNS		5
+#define WB_ITERATIONS	5000	/* of wburst */
 #define MAX_EVENTS	4
 
 /*
@@ -75,6 +77,40 @@ __asm__(".text\n"
 	"	retl\n"
 	"	 nop\n"
 	".size ipc_loop, . - ipc_loop\n");
+
+/*
+ * wburst(n, base): n iterations of 8 stores to base + 16k (k = 0..7),
+ * then subcc, bne (after subcc), nop.  wburst_cached(n, base): a load
+ * from each of the 8 addresses first, so that the stores hit lines
+ * the D-cache holds, then wburst.
+ */
+void wburst(unsigned long n, void *base);
+void wburst_cached(unsigned long n, void *base);
+__asm__(".text\n"
+	".align 32\n"
+	".global wburst, wburst_cached\n"
+	".type wburst_cached, #function\n"
+	"wburst_cached:\n"
+	"	.set off, 0\n"
+	"	.rept 8\n"
+	"	ld [%o1 + off], %g0\n"
+	"	.set off, off + 16\n"
+	"	.endr\n"
+	".type wburst, #function\n"
+	"wburst:\n"
+	"1:\n"
+	"	.set off, 0\n"
+	"	.rept 8\n"
+	"	st %g0, [%o1 + off]\n"
+	"	.set off, off + 16\n"
+	"	.endr\n"
+	"	subcc %o0, 1, %o0\n"
+	"	bne 1b\n"
+	"	 nop\n"
+	"	retl\n"
+	"	 nop\n"
+	".size wburst, . - wburst\n"
+	".size wburst_cached, . - wburst_cached\n");
 
 /*
  * ILOOP(name, insns): n iterations of a loop body of @insns
@@ -231,6 +267,25 @@ static void run_ipc(void *arg)
 	ipc_loop(p->n, p->buf);
 }
 
+struct wb {
+	unsigned long n;
+	void *base;
+};
+
+static void run_wburst(void *arg)
+{
+	struct wb *w = arg;
+
+	wburst(w->n, w->base);
+}
+
+static void run_wburst_cached(void *arg)
+{
+	struct wb *w = arg;
+
+	wburst_cached(w->n, w->base);
+}
+
 static void run_iloop_small(void *arg)
 {
 	iloop_small((unsigned long)arg);
@@ -271,12 +326,19 @@ static int on_cpu(int cpu, unsigned long dline, unsigned long dsize)
 		CACHE("l1d_stores", L1D, WRITE, ACCESS),
 		RAW("stores", 0x3a),
 	};
+	static const struct event wbuf[] = {
+		HW("cycles", CPU_CYCLES),
+		RAW("write_buffer_hold", 0x10),
+		RAW("dcache_hold", 0x0a),
+		RAW("stores", 0x3a),
+	};
 	unsigned long big = 16 * dsize;
 	char *buf = aligned_alloc(4096, big);
 	struct sweep fit = { buf, dsize / 2, dline, 20, buf + 4 * dsize, 2 * dsize };
 	struct sweep nofit = { buf, big, dline, 3 };
 	struct ipc small = { 20000, (unsigned int *)buf };
 	struct ipc large = { 220000, (unsigned int *)buf };
+	struct wb wb = { WB_ITERATIONS, buf };
 
 	if (!buf)
 		die("aligned_alloc");
@@ -290,6 +352,8 @@ static int on_cpu(int cpu, unsigned long dline, unsigned long dsize)
 	measure("ibig", cpu, imiss, 3, NULL, run_iloop_big, (void *)20UL);
 	measure("ipc_small", cpu, ipc, 4, NULL, run_ipc, &small);
 	measure("ipc_large", cpu, ipc, 4, NULL, run_ipc, &large);
+	measure("wburst", cpu, wbuf, 4, NULL, run_wburst, &wb);
+	measure("wburst_cached", cpu, wbuf, 4, NULL, run_wburst_cached, &wb);
 	free(buf);
 	return 0;
 }
@@ -380,6 +444,7 @@ int main(int argc, char **argv)
 	printf("iloops small=%lu big=%lu\n",
 	       (unsigned long)(iloop_small_end - (const char *)iloop_small),
 	       (unsigned long)(iloop_big_end - (const char *)iloop_big));
+	printf("wburst iterations=%d\n", WB_ITERATIONS);
 	if (argc == 5 && !strcmp(argv[1], "snoop"))
 		return snoop(atoi(argv[2]), atoi(argv[3]), strtoul(argv[4], NULL, 0));
 	if (argc == 4)

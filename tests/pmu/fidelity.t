@@ -94,6 +94,44 @@ DSWEEP_PASS = CYC["most"] * 5 + CYC["branch_cc"]          # mov add subcc bne no
 IPC_ITER = (CYC["most"] * 5 + CYC["load_use"] + CYC["st"] + CYC["mul"] +
             CYC["branch_cc"])                              # ld add st umul subcc bne nop
 IPC_INSNS = 7
+# The write buffer (its section of the document, and its properties)
+WBUF = {"depth": int(doc.row("`pmu-write-buffer`")[0]),
+        "write": int(doc.row("`pmu-mem-write`")[0])}
+# cycles around the loop: its call and return (276 measured), and the 8
+# load misses of wburst_cached (374 with them)
+WB_SLACK = 500
+
+
+def wburst_iteration():
+    """Cycles and write-buffer holds of an iteration of fidelity.c's wburst
+    (8 stores, subcc, bne, nop) in the steady state, by the document's
+    rules: a store waits until the buffer has a place (the oldest write in
+    it ended, if it holds pmu-write-buffer writes), a write starts when
+    the one before it ended and takes pmu-mem-write cycles."""
+    body = ["st"] * 8 + ["subcc", "bne", "nop"]
+    cost = {"st": CYC["st"], "subcc": CYC["most"], "bne": CYC["most"] + CYC["branch_cc"],
+            "nop": CYC["most"]}
+    depth, write = WBUF["depth"], WBUF["write"]
+    t, ends, iters = 0, [], []
+    for _ in range(4):
+        begin, held = t, 0
+        for insn in body:
+            if insn == "st":
+                pending = [e for e in ends if e > t]
+                if depth == 0:
+                    hold = max([t] + ends[-1:]) + write - t
+                    ends.append(t + hold)
+                else:
+                    hold = pending[-depth] - t if len(pending) >= depth else 0
+                    ends.append(max([t + hold] + ends[-1:]) + write)
+                t += hold
+                held += hold
+            t += cost[insn]
+        iters.append((t - begin, held))
+    return iters[-1]
+
+
+WB_ITER, WB_HOLD = wburst_iteration()
 SLACK = 12          # misses of the user code around a run (ioctl(), the loop's call)
 
 
@@ -107,14 +145,19 @@ def cpuinfo_geometry(g, snoop):
 
 
 def parse(out):
-    """{name: {cpu: [{key: value}, ...]}} and the snoop lines."""
+    """{name: {cpu: [{key: value}, ...]}}, the snoop lines, and the sizes
+    of the loops ({"small": B, "big": B, "wburst": iterations})."""
     runs, snoops, iloops = {}, [], None
     for line in out.splitlines():
         words = line.split()
         if not words:
             continue
-        if words[0] == "iloops":
-            iloops = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+        if words[0] in ("iloops", "wburst") and "run=" not in line:
+            kv = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+            if words[0] == "iloops":
+                iloops = {**(iloops or {}), **kv}
+            else:
+                iloops = {**(iloops or {}), "wburst": kv["iterations"]}
             continue
         if not all("=" in w for w in words[1:]) or len(words) < 2:
             continue
@@ -194,6 +237,26 @@ def check_cpu(runs, cpu, ncpus, iloops):
                f"(larger than the {ICACHE['size']}-byte I-cache: every line misses)",
                r["l1i_load_misses"], want, want * 1.01 + SLACK,
                [x["l1i_load_misses"] for x in rs])
+    for name, how in (("wburst", "to lines not cached"),
+                      ("wburst_cached", "to cached lines")):
+        rs = get(name)
+        if not rs or not iloops:
+            continue
+        n = iloops["wburst"]
+        r = median_run(rs, "cycles")
+        within(f"{tag}: {n} x 8 stores {how} (write buffer of {WBUF['depth']}, writes of "
+               f"{WBUF['write']} cycles: {WB_ITER} cycles an iteration, {WB_HOLD} of them "
+               f"waiting)", r["cycles"], n * WB_ITER, n * WB_ITER + WB_SLACK,
+               [x["cycles"] for x in rs])
+        within(f"{tag}: ... write_buffer_hold of that run", r["write_buffer_hold"],
+               n * WB_HOLD - WB_SLACK // 4, n * WB_HOLD + WB_SLACK // 4)
+        check(f"{tag}: ... dcache_hold counts the write buffer's cycles too",
+              r["write_buffer_hold"] <= r["dcache_hold"] <=
+              r["write_buffer_hold"] + WB_SLACK, f"{r['dcache_hold']}")
+        check(f"{tag}: ... {8 * n} stores counted and at most 8 of the code around the "
+              "loop, the same every run",
+              len({x["stores"] for x in rs}) == 1 and 0 <= rs[0]["stores"] - 8 * n <= 8,
+              str([x["stores"] for x in rs]))
     s, l = get("ipc_small"), get("ipc_large")
     if s and l:
         rs_, rl = median_run(s, "cycles"), median_run(l, "cycles")
