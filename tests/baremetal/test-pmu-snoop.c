@@ -8,6 +8,9 @@
  *    set and read-only; reserved bits read 0;
  *  - a line read by CPU 1, written by CPU 0, read again by CPU 1: the
  *    second read misses with CPU 1's snooping on (CCR.DS), hits without;
+ *  - CPU 1's shadow D-caches snoop by their own line: a store to the
+ *    other half of a 32-byte line invalidates it in a shadow of 32-byte
+ *    lines, not in the 16-byte lines of the D-cache and another shadow;
  *  - the cycles of a sweep are the same counted alone or beside a
  *    D-cache event, and include the miss penalties.
  *
@@ -15,13 +18,15 @@
  * the other CPU's copy at once rather than through queued work (which
  * ended the storing CPU's turn): the second run checks that path.
  *
- * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on
- * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on -icount shift=5,sleep=off
+ * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on -global LEON3-sparc-cpu.dcache-shadow=4kx1:8kx2/32/lrr
+ * qemu-args: -smp 2 -global LEON3-sparc-cpu.pmu-full-timing=on -global LEON3-sparc-cpu.dcache-shadow=4kx1:8kx2/32/lrr -icount shift=5,sleep=off
  */
 #include "baremetal.h"
 #include "pmu.h"
 
 #define EV_DRMISS	0x08
+#define EV_SHADOW_RMISS(k)	(0x90 + 2 * (k))
+#define NSHADOW		2	/* the shadows of qemu-args */
 
 #define CCR_ON		0x0000000fu	/* ICS = DCS = 11 */
 #define CCR_IF_DF	0x00000030u
@@ -33,8 +38,14 @@
 static u8 line[64] __attribute__((aligned(64)));
 static u8 array[64 * 1024] __attribute__((aligned(64)));
 
-/* Handshake: CPU 0 sets cmd, CPU 1 answers with the same value in ack. */
-static volatile u32 cmd, ack, snoop_on, first_miss, second_miss;
+/*
+ * Handshake: CPU 0 sets cmd, CPU 1 answers with the same value in ack.
+ * CPU 1 counts the read misses of its D-cache (counter 0) and of each
+ * shadow k (counter 1 + k).
+ */
+static volatile u32 cmd, ack, snoop_on;
+static volatile u32 first_miss[1 + NSHADOW], second_miss[1 + NSHADOW];
+static u32 line_bytes[1 + NSHADOW];
 
 static void test_ccr(void)
 {
@@ -48,16 +59,28 @@ static void test_ccr(void)
 	       "cache control 0x%08x (a boot loader's): reads back with ST", CCR_BOOT);
 }
 
-/* One counted byte load of the line: its D-cache read misses. */
-static u32 read_line(void)
+static void count_misses(void)
 {
+	u32 i;
+
+	for (i = 0; i <= NSHADOW; i++)
+		sta_asi2(PMU_EVCTRL(i), CTRL_CLR | CTRL_EN | CTRL_SU |
+			 (i ? EV_SHADOW_RMISS(i - 1) : EV_DRMISS));
+}
+
+/* One counted byte load of the line: the misses of each cache. */
+static void read_line(volatile u32 *miss)
+{
+	u32 i;
+
 	rsweep(PMU_GCTRL, GCTRL_EN, line, 1, 1);
-	return lda_asi2(PMU_EVCNT(0));
+	for (i = 0; i <= NSHADOW; i++)
+		miss[i] = lda_asi2(PMU_EVCNT(i));
 }
 
 void secondary_main(unsigned int cpu)
 {
-	u32 seen = 0;
+	u32 seen = 0, i;
 
 	if (cpu != 1)
 		return;
@@ -67,50 +90,84 @@ void secondary_main(unsigned int cpu)
 		seen = cmd;
 		sta_asi2(ASI2_CCTRL, CCR_ON | CCR_IB | (snoop_on ? CCR_DS : 0) | (1u << 22));
 		/* The model runs from here (full timing): the caches start cold. */
-		sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_DRMISS);
-		first_miss = read_line();
+		count_misses();
+		read_line(first_miss);
 		ack = seen;			/* the line is in CPU 1's D-cache */
 		while (cmd == seen)		/* CPU 0 stores to it */
 			;
 		seen = cmd;
-		sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_DRMISS);
-		second_miss = read_line();
-		sta_asi2(PMU_EVCTRL(0), 0);	/* the model stops */
+		count_misses();
+		read_line(second_miss);
+		for (i = 0; i <= NSHADOW; i++)	/* the model stops */
+			sta_asi2(PMU_EVCTRL(i), 0);
 		ack = seen;
 	}
 }
 
-/* Returns CPU 1's misses on the read after CPU 0's store. */
-static u32 snoop_round(u32 on, u32 *r)
+static const char *cache_name(u32 i)
 {
+	static const char *const name[] = { "D-cache", "shadow 0", "shadow 1" };
+
+	return name[i];
+}
+
+/*
+ * CPU 0 stores to byte @at of the line that CPU 1 has read; CPU 1 reads
+ * byte 0 again.  Each cache's misses on that read in @miss.
+ */
+static int snoop_round(u32 on, u32 at, u32 *r, u32 *miss)
+{
+	u32 i;
+
 	snoop_on = on;
 	cmd = ++*r;
 	if (!wait_for(ack == *r, WAIT_LONG))
-		return ~0u;
-	line[4] = 0x5a;			/* CPU 0 writes the line */
+		return ok(0, "CPU 1 reads the line (round %u)", *r);
+	line[at] = 0x5a;		/* CPU 0 writes the line */
 	cmd = ++*r;
 	if (!wait_for(ack == *r, WAIT_LONG))
-		return ~0u;
-	is_u32(first_miss, 1, "CPU 1, snooping %s: its first read of the line misses",
-	       on ? "on" : "off");
-	return second_miss;
+		return ok(0, "CPU 1 reads the line again (round %u)", *r);
+	for (i = 0; i <= NSHADOW; i++) {
+		is_u32(first_miss[i], 1, "CPU 1, snooping %s: its first read of the line misses "
+		       "in its %s", on ? "on" : "off", cache_name(i));
+		miss[i] = second_miss[i];
+	}
+	return 1;
 }
 
 static void test_snoop(void)
 {
-	u32 r = 0;
+	u32 r = 0, miss[1 + NSHADOW], i, k, dcfg;
 
 	if (smp_ncpus() < 2) {
 		skip("D-cache snooping", "1 CPU");
 		return;
 	}
+	line_bytes[0] = 4u << CFG_LSIZE(lda_asi2(ASI2_DCFG));
+	ok(lda_asi2(PMU_FEATURES) & FEAT_SHADOW, "the PMU has shadow D-caches (FEATURES)");
+	for (k = 0; k < NSHADOW; k++) {
+		dcfg = lda_asi2(PMU_DSHADOW(k));
+		ok(dcfg != 0, "shadow %u is configured (qemu-args): DSHADOW 0x%08x", k, dcfg);
+		line_bytes[1 + k] = 4u << CFG_LSIZE(dcfg);
+	}
 	sta_asi2(ASI2_CCTRL, CCR_BOOT);
 	start_cpu(1);
-	is_u32(snoop_round(1, &r), 1,
-	       "snooping on: CPU 0's store invalidates the line, CPU 1's next read misses");
-	is_u32(snoop_round(0, &r), 0,
-	       "snooping off: CPU 1's copy stays valid, its next read hits");
-	is_u32(snoop_round(1, &r), 1, "snooping on again: misses again");
+	/* byte 4: the same 16-byte line, and so the same 32-byte line */
+	if (snoop_round(1, 4, &r, miss))
+		for (i = 0; i <= NSHADOW; i++)
+			is_u32(miss[i], 1, "snooping on: CPU 0's store invalidates the line, "
+			       "CPU 1's next read misses in its %s", cache_name(i));
+	if (snoop_round(0, 4, &r, miss))
+		for (i = 0; i <= NSHADOW; i++)
+			is_u32(miss[i], 0, "snooping off: CPU 1's copy stays valid, its next read "
+			       "hits in its %s", cache_name(i));
+	/* byte 20: another 16-byte line, the same 32-byte line */
+	if (snoop_round(1, 20, &r, miss))
+		for (i = 0; i <= NSHADOW; i++)
+			is_u32(miss[i], line_bytes[i] == 32,
+			       "snooping on, a store to byte 20: CPU 1's %s (%u-byte lines) %s",
+			       cache_name(i), line_bytes[i],
+			       line_bytes[i] == 32 ? "misses" : "hits");
 }
 
 /* Cycles of a sweep of one load per line over 64 KiB (every load misses). */
