@@ -25,17 +25,17 @@ through the driver and perf, in the guest:
   8 KiB 2-way of 32-byte lines with LRR the real D-cache once and a
   shadow in the other two, counting the same events in one run (perf's
   own work in the kernel evicts lines too, and what it prints moves
-  the next run's interrupts), on CPU 0.  The run starts at a whole
-  second of the guest's clock (tests/pmu/align-second.c): the kernel's
-  work at boot depends on the real geometry (it prints it, for one), so
-  that without it the timer ticks fell elsewhere in the run in each
-  boot, and read misses differed by up to 110 (of 5400) between boots
-  that each repeat their own counts exactly.  Aligned, the counts are
-  exactly the same with these builds; the kernel's work between the
-  aligned start and the run still differs a little (one exec less in
-  front of perf left one boot 3 read misses off), so a later build may
-  need the alignment nearer the run.  The comparison runs on 1 CPU: on 2, the other
-  CPU's work is not aligned, and the same comparison gave counts 0 to 380 read misses
+  the next run's interrupts), on CPU 0.  The workload's loop starts at
+  a whole second of the guest's clock (sweep-workload built with
+  -DALIGN_SECOND): the kernel's work at boot and before the run depends
+  on the real geometry (it prints it, for one), so that without it the
+  timer ticks fell elsewhere in the run in each boot, and read misses
+  differed by up to 110 (of 5400) between boots that each repeat their
+  own counts exactly.  Aligned, the counts are exactly the same, also
+  with work that differs between the boots put in front of perf
+  (reading /proc/cpuinfo, which names the geometry).  The comparison
+  runs on 1 CPU: on 2, the other CPU's work is not aligned, and the
+  same comparison gave counts 0 to 380 read misses
   apart with different builds of the programs; how shadows snoop
   another CPU's stores is checked exactly in
   tests/baremetal/test-pmu-snoop.c, and boot A above holds a shadow to
@@ -109,19 +109,15 @@ def boot(tmp, workload, real, shadows, cpus, deterministic=False):
                    f"perf stat -x, -e leon3_pmu/config=0x{0x90 + 2 * len(shadows):x}/u true 2>&1"
                    if len(shadows) < 4 else "true"]
     # (and one run: the counts that one prints differ with the
-    # geometries, and so would the interrupts of the next; it starts at
-    # a whole second of the guest's clock, the same phase of its timer
-    # ticks in every boot.  Through taskset, a no-op on 1 CPU: without
-    # it, one boot of the three counted 3 read misses more, 2026-12-05;
-    # the kernel's work between the aligned start and the run still
-    # differs a little from boot to boot)
+    # geometries, and so would the interrupts of the next; WORKLOAD is
+    # then the build whose loop starts at a whole second of the guest's
+    # clock, the same phase of its timer ticks in every boot)
     passes = (P2,) if deterministic else (P1, P2)
-    start = "./align-second && taskset 1 " if deterministic else ""
     for gi, group in enumerate(groups):
         evs = ",".join(f"leon3_pmu/{n}/u" for g in group for n in names(g))
         for p in passes:
             script += [f"echo '== g{gi}-{p}'",
-                       f"{start}perf stat -x, -e '{{{evs}}}' ./sweep-workload stream 8 {p} 2>&1"]
+                       f"perf stat -x, -e '{{{evs}}}' ./{os.path.basename(workload)} stream 8 {p} 2>&1"]
     script.append("echo '== end'")
     opts = ["--cpus", str(cpus), "--timeout", "600", *geometry_opts(real)]
     if deterministic:
@@ -130,7 +126,7 @@ def boot(tmp, workload, real, shadows, cpus, deterministic=False):
         opts += ["--qemu-opt=-global",
                  f"--qemu-opt=LEON3-sparc-cpu.dcache-shadow={':'.join(shadows)}"]
     s, why = guest_sections(tmp, "\n".join(script) + "\n",
-                            [workload, os.path.join(tmp, "align-second")], *opts)
+                            [workload], *opts)
     if s is None:
         return None, why
     counts = {}
@@ -162,9 +158,10 @@ def qemu_refuses(shadow, extra=()):
 def main():
     T = tempfile.mkdtemp()
     workload = os.path.join(T, "sweep-workload")
-    for src, out in (("tools/sweep/sweep-workload.c", workload),
-                     ("tests/pmu/align-second.c", os.path.join(T, "align-second"))):
-        cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
+    aligned = os.path.join(T, "sweep-workload-aligned")
+    for src, out, flags in (("tools/sweep/sweep-workload.c", workload, []),
+                            ("tools/sweep/sweep-workload.c", aligned, ["-DALIGN_SECOND"])):
+        cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror", *flags,
                              os.path.join(TOP, src), "-o", out],
                             capture_output=True, text=True)
         if cc.returncode:
@@ -227,7 +224,7 @@ def main():
     rot = []
     for i, real in enumerate(geoms):
         shadows = geoms[:i] + geoms[i + 1:]
-        c, why = boot(T, workload, real, shadows, 1, deterministic=True)
+        c, why = boot(T, aligned, real, shadows, 1, deterministic=True)
         if c is None or len(c) != 6:
             not_ok(f"deterministic boot, D-cache {real}, shadows {':'.join(shadows)}: "
                    f"every count is there: {why if c is None else c}")

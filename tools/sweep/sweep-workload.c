@@ -17,10 +17,16 @@
  *
  * The buffers are page-aligned and touched once before the measured
  * loop starts, so their page faults do not land in it.
+ *
+ * Built with -DALIGN_SECOND (tests/pmu/shadow.t), the measured loop
+ * starts at a whole second of CLOCK_MONOTONIC: under QEMU -icount at the
+ * same phase of the guest's timer ticks in every boot, whatever the
+ * kernel did before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LINE_MAX_BYTES 32	/* the largest D-cache line (16 or 32) */
 
@@ -51,6 +57,23 @@ static __attribute__((noinline)) unsigned long pass(const unsigned long *a,
 	return s;
 }
 
+static void align_second(void)
+{
+#ifdef ALIGN_SECOND
+	struct timespec t;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += 1;
+	t.tv_nsec = 0;
+	err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+	if (err) {
+		fprintf(stderr, "sweep-workload: clock_nanosleep: %s\n", strerror(err));
+		exit(2);
+	}
+#endif
+}
+
 static __attribute__((noinline)) unsigned long chase(unsigned long *a, long steps)
 {
 	unsigned long i = 0;
@@ -70,6 +93,7 @@ int main(int argc, char **argv)
 		a = buffer(kib);
 		w = buffer(kib);
 		words = kib * 1024 / sizeof(*a);
+		align_second();
 		while (n--)
 			s += pass(a, w, words);
 	} else if (argc == 4 && !strcmp(argv[1], "chase") && n > 0) {
@@ -94,6 +118,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < lines; i++)
 			a[order[i] * stride] = order[(i + 1) % lines] * stride;
 		free(order);
+		align_second();
 		s = chase(a, n);
 	} else if (argc == 3 && !strcmp(argv[1], "compete")) {
 		a = buffer(kib);
