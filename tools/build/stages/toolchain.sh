@@ -185,6 +185,16 @@ stage_build() {
 		"${gcc_common_config[@]}" --with-sysroot="$OUT/$TARGET/sysroot" \
 		--enable-shared --enable-threads=posix --enable-__cxa_atexit \
 		CFLAGS=-O2 CXXFLAGS=-O2
+	# The host libraries' configure results (libiberty, libcpp, zlib,
+	# fixincludes, ...: same host compiler, same flags) are the bootstrap
+	# pass's; only gcc/ and the target's libgcc depend on this pass's
+	# options and sysroot.  Most of a gcc pass here is its configure
+	# scripts: a minute less.
+	(cd ../gcc1 && find . -name config.cache ! -path ./gcc/config.cache ! -path "./$TARGET/*") |
+		while read -r f; do
+			mkdir -p "$(dirname "$f")"
+			cp "../gcc1/$f" "$f"
+		done
 	install_cc1 gcc "$sysroot"
 	PATH="$OUT/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1"
 	PATH="$OUT/bin:$PATH" make MAKE="make -o cc1" install-strip
