@@ -10,8 +10,8 @@ the 8 KiB buffer does not fit (4 KiB 2-way), and by almost nothing where
 it does: 16 KiB 4-way, and 16 KiB 2-way, 8 KiB a way, which the PROM
 refuses for SMP Linux as the real D-cache but which a shadow can be.
 A geometry QEMU refuses (3 KiB a way) is still refused.  A geometry's
-miss ratios as a shadow and as the real D-cache of a sweep of its own
-agree within their 95 % intervals."""
+misses as a shadow and as the real D-cache of a sweep of its own agree
+within the kernel's share: 1 % of the text's reads."""
 
 import os
 import shutil
@@ -81,32 +81,39 @@ def main():
           all(s["prog_cycles"] == "" for s in summ if s["geometry"] != "d4kx2"),
           str(summ)[:600])
 
-    # The same workloads with d16kx4 as the real D-cache: its read miss
-    # ratio measured as a shadow agrees with this one within the two 95 %
-    # intervals, and its write misses (the same in every run but for the
-    # start-up stores: sweep.t's 8) within 8
+    # The same workloads with d16kx4 as the real D-cache: its misses
+    # measured as a shadow agree with these, each run with each.  Not
+    # exactly: a real D-cache of another size runs the program for another
+    # number of cycles, so the kernel's work (a timer tick) falls elsewhere
+    # in it and evicts other lines.  Measured over 9 runs of each: the
+    # text's read misses 933 to 958 for 3624 reads (1 pass), 1625 to 3451
+    # for 331308 (161 passes), so within 1 % of the reads (36, 3313); a
+    # shadow of the wrong size misses 512 lines a pass more.  The write
+    # misses are the same in every run but for the start-up stores
+    # (sweep.t's 8).  The runs are compared, not their means' 95 %
+    # intervals: two runs that count alike have an interval of 0.
     out3 = os.path.join(T, "real")
     subprocess.run([SWEEP, "all", "--out", out3,
                     "--workload", f"stream:8:{P1}", "--workload", f"stream:8:{P2}",
                     "--geometry", "d16kx4", "--competitors", "0", "--repeats", "2",
                     "--jobs", str(os.cpu_count() or 1)], capture_output=True, text=True)
-    real = read_csv(os.path.join(out3, "summary.csv"))
     real_runs = read_csv(os.path.join(out3, "sweep.csv"))
     for wl in (f"stream8k-{P1}", f"stream8k-{P2}"):
-        a = [x for x in summ if x["workload"] == wl and x["geometry"] == "d16kx4"]
-        b = [x for x in real if x["workload"] == wl and x["geometry"] == "d16kx4"]
-        k = "text_read_miss_pct"
-        rd = (a[0][k], a[0][k + "_ci95"], b[0][k], b[0][k + "_ci95"]) \
-            if len(a) == len(b) == 1 and b[0][k] else None
-        wr = [int(x["text_wrmiss"]) for rows in (data, real_runs) for x in rows
-              if x["workload"] == wl and x["geometry"] == "d16kx4" and x["text_wrmiss"]]
+        runs = [[x for x in rows if x["workload"] == wl and x["geometry"] == "d16kx4" and
+                 x["status"] == "ok" and x["text_rdmiss"] and x["text_wrmiss"]]
+                for rows in (data, real_runs)]
+        reads = {x["text_rd"] for x in runs[0] + runs[1]}
+        slack = int(reads.pop()) // 100 if len(reads) == 1 else 0
+        rd = [[int(x["text_rdmiss"]) for x in r] for r in runs]
+        wr = [int(x["text_wrmiss"]) for x in runs[0] + runs[1]]
         check(f"{wl}: d16kx4 as a shadow of d4kx2 and as the real D-cache (a sweep without "
-              "--shadow): the text's read miss ratios agree within their 95 % intervals, "
-              "the write misses within 8",
-              rd and abs(float(rd[0]) - float(rd[2])) <= float(rd[1]) + float(rd[3]) and
-              len(wr) == 4 and max(wr) - min(wr) <= 8,
-              f"read miss %, shadow then real (mean, 95 % interval): {rd}; "
-              f"write misses, shadow then real: {wr}")
+              f"--shadow): the text's read misses agree within 1 % of its reads ({slack}), "
+              "the write misses within 8, each pair of runs",
+              len(rd[0]) == len(rd[1]) == 2 and slack > 0 and
+              all(abs(a - b) <= slack for a in rd[0] for b in rd[1]) and
+              max(wr) - min(wr) <= 8,
+              f"read misses, shadow then real: {rd}; reads {reads or slack * 100}; "
+              f"write misses: {wr}")
 
     # --scopes prog: the program's counts alone (8 of them: misses and accesses,
     # and the misses of 2 shadows), in 2 passes a run instead of 7
