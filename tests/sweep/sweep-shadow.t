@@ -102,8 +102,8 @@ def main():
         runs = [[x for x in rows if x["workload"] == wl and x["geometry"] == "d16kx4" and
                  x["status"] == "ok" and x["text_rdmiss"] and x["text_wrmiss"]]
                 for rows in (data, real_runs)]
-        reads = {x["text_rd"] for x in runs[0] + runs[1]}
-        slack = int(reads.pop()) // 100 if len(reads) == 1 else 0
+        reads = sorted({int(x["text_rd"]) for x in runs[0] + runs[1]})
+        slack = reads[0] // 100 if len(reads) == 1 else 0
         rd = [[int(x["text_rdmiss"]) for x in r] for r in runs]
         wr = [int(x["text_wrmiss"]) for x in runs[0] + runs[1]]
         check(f"{wl}: d16kx4 as a shadow of d4kx2 and as the real D-cache (a sweep without "
@@ -112,7 +112,7 @@ def main():
               len(rd[0]) == len(rd[1]) == 2 and slack > 0 and
               all(abs(a - b) <= slack for a in rd[0] for b in rd[1]) and
               max(wr) - min(wr) <= 8,
-              f"read misses, shadow then real: {rd}; reads {reads or slack * 100}; "
+              f"read misses, shadow then real: {rd}; reads {reads}; "
               f"write misses: {wr}")
 
     # --scopes prog: the program's counts alone (8 of them: misses and accesses,
