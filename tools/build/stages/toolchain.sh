@@ -33,8 +33,11 @@ stage_host_id() {
 # would have them built in), it emits the same code, and building a cc1
 # of our own was most of this stage's time.  The driver, libgcc and the
 # multilibs are built from gcc-12's source as before; the gcc builds
-# below make everything but cc1 (make -o cc1), which is this wrapper.
-# An -fPIC, -fPIE or --sysroot of the user's comes after and wins.
+# below make everything but cc1 (make -o cc1), which is a wrapper in
+# their build trees and in the installed gcc, and Debian's own in the
+# bootstrap gcc.  An -fPIC, -fPIE or --sysroot of the user's comes after
+# and wins.  Each wrapper is a shell started for each compiled file (4 ms
+# and more where starting a process is slow), so it starts nothing else.
 DEBIAN_CC1=/usr/lib/gcc-cross/sparc64-linux-gnu/12/cc1
 CC1_OPTS="-m32 -mptr32 -mno-stack-bias -fno-pie"
 
@@ -48,19 +51,50 @@ install_cc1() {
 
 # install_cc1_relocatable PREFIX: the installed wrapper (install-strip
 # leaves the build tree's out: strip refuses a script), which finds the
-# headers and the sysroot beside it wherever the tree is
+# headers and the sysroot beside it wherever the tree is.  A driver that
+# runs where it was installed gives cc1 neither -iprefix nor -isysroot
+# (one that was moved gives both).  The driver runs it as
+# PREFIX/libexec/gcc/TARGET/VERSION/cc1 (PREFIX as the driver finds its
+# own, maybe PREFIX/bin/..): the tree from $0 without starting a process.
 install_cc1_relocatable() {
-	local dir
+	local dir rel
 	dir=$(find "$1/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
 	[ -n "$dir" ] && [ -d "$dir" ] || die "no collect2 installed under $1/libexec/gcc/$TARGET"
+	rel=libexec/gcc/$TARGET/${dir##*/}/cc1
 	cat >"$dir/cc1" <<-EOS
 	#!/bin/sh
 	# Debian's sparc64 cc1 as $TARGET's (tools/build/stages/toolchain.sh)
-	top=\$(cd "\$(dirname "\$0")/../../../.." && pwd)
+	top=\${0%/$rel}
+	[ "\$top" != "\$0" ] || top=\$(cd "\$(dirname "\$0")/../../../.." && pwd)
 	exec $DEBIAN_CC1 $CC1_OPTS -iprefix "\$top/lib/gcc/$TARGET/${dir##*/}/" \\
 		-isysroot "\$top/$TARGET/sysroot" "\$@"
 	EOS
 	chmod +x "$dir/cc1"
+}
+
+# install_specs PREFIX [CC1_OPTION...]: the gcc installed in PREFIX runs
+# Debian's as itself, its --32 from gcc's specs; with CC1_OPTIONs, also
+# Debian's cc1, given CC1_OPTS and them by the specs (the bootstrap gcc:
+# it has no sysroot of its own and never moves).  The specs file is the
+# driver's own specs (-dumpspecs) with those added: a specs file of a few
+# lines would replace the built-in specs, not add to them (gcc then
+# forgets -D__sparc_v8__ and -Aleon).  bin/$TARGET-as stays the wrapper
+# for those who run it directly.
+install_specs() {
+	local prefix=$1 gcc="$1/bin/$TARGET-gcc" libexec libdir cc1=
+	shift
+	[ $# -eq 0 ] || cc1="$CC1_OPTS $*"
+	libexec=$(find "$prefix/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
+	libdir=$(dirname "$("$gcc" -print-libgcc-file-name)")
+	[ -n "$libexec" ] && [ -d "$libexec" ] || die "no collect2 installed under $prefix/libexec/gcc/$TARGET"
+	[ -d "$libdir" ] || die "no libgcc installed under $prefix/lib/gcc/$TARGET"
+	"$gcc" -dumpspecs | awk -v cc1="$cc1" '
+		prev == "*cc1:" { if (cc1 != "") $0 = cc1 " " $0; n++ }
+		prev == "*asm:" { $0 = "--32 " $0; n++ }
+		{ print; prev = $0 }
+		END { exit n != 2 }' >"$libdir/specs" || die "$gcc -dumpspecs has no *cc1: or no *asm:"
+	[ -z "$cc1" ] || ln -sf "$DEBIAN_CC1" "$libexec/cc1"
+	ln -sf /usr/bin/sparc64-linux-gnu-as "$prefix/$TARGET/bin/as"
 }
 
 # Options shared by both gcc passes.
@@ -156,6 +190,7 @@ stage_build() {
 	PATH="$boot/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1" all-gcc all-target-libgcc
 	PATH="$boot/bin:$PATH" make MAKE="make -o cc1" install-gcc install-target-libgcc
 	cd ..
+	install_specs "$boot" -isysroot "$sysroot"
 	# With --disable-shared the EH code is in libgcc.a; glibc links
 	# its static helpers against libgcc_eh explicitly.
 	for f in "" -msoft-float; do
@@ -199,9 +234,16 @@ stage_build() {
 	PATH="$OUT/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1"
 	PATH="$OUT/bin:$PATH" make MAKE="make -o cc1" install-strip
 	cd ..
+	install_specs "$OUT"
 	install_cc1_relocatable "$OUT"
 
 	step "checking static programs link, soft float without the FPU (7/7)"
+	# gcc's own CPU macros survive its specs file (install_specs)
+	for f in "" -msoft-float; do
+		# (grep -c: grep -q would end gcc's output early, and pipefail fail it)
+		[ "$("$OUT/bin/$TARGET-gcc" $f -E -dM - </dev/null | grep -cx '#define __sparc_v8__ 1')" = 1 ] ||
+			die "$TARGET-gcc $f does not define __sparc_v8__: its specs lost gcc's own"
+	done
 	printf '#include <pthread.h>\n#include <stdio.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, 0); pthread_join(t, &r); printf("%%lld\\n", (long long)r); return 0; }\n' >t.c
 	"$OUT/bin/$TARGET-gcc" -static -pthread -O2 t.c -o t
 	file t
