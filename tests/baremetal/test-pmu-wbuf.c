@@ -13,6 +13,11 @@
  *    the first to the last; without one, each waits for its write:
  *    (N - 1)(T + W) + W.  Bursts of ST (T = 2) and STD (T = 3, W + B),
  *    and stores in a loop (T = 7);
+ *  - stores in one block alternately 7 and 2 cycles apart (stmix),
+ *    worked out store by store (stores_sim()): QEMU knows that a store a
+ *    write's time or more after the block's last one cannot wait, and the
+ *    store after it must still wait for its write; counted once with
+ *    write_buffer_hold and once with dcache_hold alone;
  *  - a store, then a load that misses: the load waits for the buffer to
  *    be empty (W - 2 cycles after the store's 2), then for its line
  *    (3 + L); without a buffer the store waits for its write instead;
@@ -24,6 +29,7 @@
  * qemu-args: -cpu LEON3,pmu-write-buffer=2,pmu-mem-write=12,pmu-mem-burst=3
  * qemu-args: -cpu LEON3,pmu-write-buffer=4,pmu-mem-write=20,pmu-mem-latency=9
  * qemu-args: -cpu LEON3,pmu-mem-write=1,pmu-mem-burst=0
+ * qemu-args: -cpu LEON3,pmu-mem-write=8
  * qemu-args: -icount shift=5,sleep=off
  */
 #include "baremetal.h"
@@ -44,17 +50,20 @@
 #define CYC_MISS	3
 
 #define NBURST		32
+#define NMIX		8	/* stmix's pairs of stores */
 
 /*
  * stburst(gctrl, en, base): GCTRL = en; NBURST x st %g0 to base + 16k;
  * GCTRL = 0.  stdburst: the same with std.
+ * stmix(gctrl, en, base): GCTRL = en; NMIX x (st %g0 to base + 16k,
+ * 5 nops, st %g0 to base + 16k + 8); GCTRL = 0: one translation block.
  * stld(gctrl, en, base, bytes, stride): GCTRL = en; mov; per iteration
  * st %g0 to base, ldub from base + i, add, cmp, bl, nop (8 cycles) while
  * i += stride < bytes; GCTRL = 0.
  */
 asm(".text\n"
     ".align 64\n"
-    ".global stburst, stdburst, stld\n"
+    ".global stburst, stdburst, stmix, stld\n"
     "stburst:\n"
     "	sta	%o1, [%o0] 2\n"
     "	.set	off, 0\n"
@@ -75,6 +84,18 @@ asm(".text\n"
     "	sta	%g0, [%o0] 2\n"
     "	retl\n"
     "	 nop\n"
+    "stmix:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	.set	off, 0\n"
+    "	.rept	8\n"
+    "	st	%g0, [%o2 + off]\n"
+    "	nop; nop; nop; nop; nop\n"
+    "	st	%g0, [%o2 + off + 8]\n"
+    "	.set	off, off + 16\n"
+    "	.endr\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n"
     "stld:\n"
     "	sta	%o1, [%o0] 2\n"
     "	mov	0, %g1\n"
@@ -90,6 +111,7 @@ asm(".text\n"
 
 void stburst(u32 gctrl, u32 en, void *base);
 void stdburst(u32 gctrl, u32 en, void *base);
+void stmix(u32 gctrl, u32 en, void *base);
 void stld(u32 gctrl, u32 en, void *base, u32 bytes, u32 stride);
 
 static u8 array[16 * 1024] __attribute__((aligned(64)));
@@ -137,6 +159,40 @@ static u32 stores_span(u32 n, u32 t, u32 w)
 }
 
 /*
+ * Stores issued @gap[k] cycles after the one before (without waiting),
+ * each a write of @w, store by store: with a buffer of depth stores, a
+ * store waits for a place (the write depth stores back has ended), and
+ * its write starts when it is in and the write before it has ended;
+ * without one, it waits for its own write.  The cycles from the first
+ * store to the end of the last one's wait; *@waited: what they waited.
+ */
+static u32 stores_sim(const u32 *gap, u32 n, u32 w, u32 *waited)
+{
+	u32 ends[4] = { 0 };	/* the last depth writes' ends, oldest first */
+	u32 now = 0, last = 0, held = 0, hold, place, k, i;
+
+	for (k = 0; k < n; k++) {
+		if (k)
+			now += gap[k - 1];
+		if (!depth) {
+			last = (last > now ? last : now) + w;
+			hold = last - now;
+		} else {
+			place = k >= depth ? ends[0] : 0;
+			hold = place > now ? place - now : 0;
+			last = (now + hold > last ? now + hold : last) + w;
+			for (i = 0; i + 1 < depth; i++)
+				ends[i] = ends[i + 1];
+			ends[depth - 1] = last;
+		}
+		now += hold;
+		held += hold;
+	}
+	*waited = held;
+	return now;
+}
+
+/*
  * A burst, run twice: uncounted (but with the counters set up, so that
  * the cache model runs and caches its code), then counted.  With
  * @cached, the lines it stores to are loaded first: the stores then hit
@@ -164,6 +220,37 @@ static void test_burst(void (*fn)(u32, u32, void *), const char *what, int cache
 	is_u32(cnt[WBHOLD], want - NBURST * t, "%s: write_buffer_hold: what the stores waited",
 	       what);
 	is_u32(cnt[DHOLD], cnt[WBHOLD], "%s: dcache_hold counts the same cycles", what);
+}
+
+/*
+ * stmix, run as test_burst() runs a burst, once counting
+ * write_buffer_hold and dcache_hold, once dcache_hold alone: where
+ * nothing counts write_buffer_hold, QEMU leaves it out of the
+ * translated code, and the stores must wait and dcache_hold count the
+ * same.
+ */
+static void test_mix(int wbhold)
+{
+	u32 gap[2 * NMIX], k, want, waited;
+
+	for (k = 0; k < 2 * NMIX; k++)
+		gap[k] = k % 2 ? CYC_ST : CYC_ST + 5;
+	want = stores_sim(gap, 2 * NMIX, wr, &waited) + CYC_ST;
+	start();
+	stmix(PMU_GCTRL, 0, array);
+	flush_dcache();
+	start();
+	if (!wbhold)
+		sta_asi2(PMU_EVCTRL(WBHOLD), CTRL_CLR);
+	stmix(PMU_GCTRL, GCTRL_EN, array);
+	stop();
+	is_u32(cnt[IMISS], 0, "stores 7 and 2 cycles apart%s: the code is cached",
+	       wbhold ? "" : ", dcache_hold alone");
+	is_u32(cycles, want, "stores 7 and 2 cycles apart%s: writes of %u cycles, buffer of %u",
+	       wbhold ? "" : ", dcache_hold alone", wr, depth);
+	is_u32(cnt[WBHOLD], wbhold ? waited : 0, "... write_buffer_hold: %s",
+	       wbhold ? "what the stores waited" : "not counted");
+	is_u32(cnt[DHOLD], waited, "... dcache_hold: what the stores waited");
 }
 
 /* Stores in a loop, 7 cycles apart (loops.S wsweep), to lines of their own */
@@ -225,6 +312,8 @@ int main(void)
 	test_burst(stburst, "ST burst to cached lines", 1, CYC_ST, wr);
 	test_burst(stdburst, "STD burst to lines not cached", 0, CYC_STD, wr + burst);
 	test_burst(stdburst, "STD burst to cached lines", 1, CYC_STD, wr + burst);
+	test_mix(1);
+	test_mix(0);
 	test_loop();
 	test_load_after_store();
 	return 0;
