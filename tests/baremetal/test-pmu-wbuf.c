@@ -13,11 +13,10 @@
  *    the first to the last; without one, each waits for its write:
  *    (N - 1)(T + W) + W.  Bursts of ST (T = 2) and STD (T = 3, W + B),
  *    and stores in a loop (T = 7);
- *  - stores in one block alternately 7 and 2 cycles apart (stmix),
- *    worked out store by store (stores_sim()): QEMU knows that a store a
- *    write's time or more after the block's last one cannot wait, and the
- *    store after it must still wait for its write; counted once with
- *    write_buffer_hold and once with dcache_hold alone;
+ *  - stores in one translation block alternately 7 and 2 cycles apart
+ *    (stmix), worked out store by store (stores_sim()): a store that
+ *    finds the buffer empty, then one that waits for its write; counted
+ *    once with write_buffer_hold and once with dcache_hold alone;
  *  - a store, then a load that misses: the load waits for the buffer to
  *    be empty (W - 2 cycles after the store's 2), then for its line
  *    (3 + L); without a buffer the store waits for its write instead;
@@ -224,10 +223,8 @@ static void test_burst(void (*fn)(u32, u32, void *), const char *what, int cache
 
 /*
  * stmix, run as test_burst() runs a burst, once counting
- * write_buffer_hold and dcache_hold, once dcache_hold alone: where
- * nothing counts write_buffer_hold, QEMU leaves it out of the
- * translated code, and the stores must wait and dcache_hold count the
- * same.
+ * write_buffer_hold and dcache_hold, once dcache_hold alone: the stores
+ * wait the same whatever counts their waits.
  */
 static void test_mix(int wbhold)
 {
