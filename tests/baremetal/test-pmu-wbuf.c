@@ -192,25 +192,34 @@ static u32 stores_sim(const u32 *gap, u32 n, u32 w, u32 *waited)
 }
 
 /*
- * A burst, run twice: uncounted (but with the counters set up, so that
- * the cache model runs and caches its code), then counted.  With
- * @cached, the lines it stores to are loaded first: the stores then hit
- * lines the model knows to be present, which QEMU's translated code
- * counts without calling the model (for a buffer of one store or none).
+ * A burst of stores @fn, run twice: uncounted (but with the counters set
+ * up, so that the cache model runs and caches its code), then counted,
+ * with write_buffer_hold or (@wbhold clear) without it.  With @cached,
+ * the lines it stores to are loaded first: the stores then hit lines the
+ * model knows to be present, which QEMU's translated code counts without
+ * calling the model (for a buffer of one store or none).
  */
-static void test_burst(void (*fn)(u32, u32, void *), const char *what, int cached,
-		       u32 t, u32 w)
+static void run_burst(void (*fn)(u32, u32, void *), int cached, int wbhold)
 {
-	u32 want;
-
 	start();
 	fn(PMU_GCTRL, 0, array);
 	flush_dcache();
 	if (cached)
 		rsweep(PMU_GCTRL, 0, array, NBURST * 16, 16);
 	start();
+	if (!wbhold)
+		sta_asi2(PMU_EVCTRL(WBHOLD), CTRL_CLR);
 	fn(PMU_GCTRL, GCTRL_EN, array);
 	stop();
+}
+
+/* NBURST stores @t cycles apart, each a write of @w */
+static void test_burst(void (*fn)(u32, u32, void *), const char *what, int cached,
+		       u32 t, u32 w)
+{
+	u32 want;
+
+	run_burst(fn, cached, 1);
 	/* ... then the last store's own cycles */
 	want = stores_span(NBURST, t, w) + t;
 	is_u32(cnt[IMISS], 0, "%s: the code is cached", what);
@@ -222,29 +231,22 @@ static void test_burst(void (*fn)(u32, u32, void *), const char *what, int cache
 }
 
 /*
- * stmix, run as test_burst() runs a burst, once counting
- * write_buffer_hold and dcache_hold, once dcache_hold alone: the stores
- * wait the same whatever counts their waits.
+ * stmix, once counting write_buffer_hold and dcache_hold, once
+ * dcache_hold alone: the stores wait the same whatever counts their
+ * waits.
  */
 static void test_mix(int wbhold)
 {
+	const char *what = wbhold ? "" : ", dcache_hold alone";
 	u32 gap[2 * NMIX], k, want, waited;
 
 	for (k = 0; k < 2 * NMIX; k++)
 		gap[k] = k % 2 ? CYC_ST : CYC_ST + 5;
 	want = stores_sim(gap, 2 * NMIX, wr, &waited) + CYC_ST;
-	start();
-	stmix(PMU_GCTRL, 0, array);
-	flush_dcache();
-	start();
-	if (!wbhold)
-		sta_asi2(PMU_EVCTRL(WBHOLD), CTRL_CLR);
-	stmix(PMU_GCTRL, GCTRL_EN, array);
-	stop();
-	is_u32(cnt[IMISS], 0, "stores 7 and 2 cycles apart%s: the code is cached",
-	       wbhold ? "" : ", dcache_hold alone");
+	run_burst(stmix, 0, wbhold);
+	is_u32(cnt[IMISS], 0, "stores 7 and 2 cycles apart%s: the code is cached", what);
 	is_u32(cycles, want, "stores 7 and 2 cycles apart%s: writes of %u cycles, buffer of %u",
-	       wbhold ? "" : ", dcache_hold alone", wr, depth);
+	       what, wr, depth);
 	is_u32(cnt[WBHOLD], wbhold ? waited : 0, "... write_buffer_hold: %s",
 	       wbhold ? "what the stores waited" : "not counted");
 	is_u32(cnt[DHOLD], waited, "... dcache_hold: what the stores waited");
