@@ -126,6 +126,32 @@ def doc_cache_geometry(cache):
     return cache_geometry(int(ways), int(way_kib), int(line), repl)
 
 
+def doc_memory_timing():
+    """The memory timing of the timing table in
+    Documentation/pmu-registers.md, MMU on: "read" the cycles of a read's
+    first word, "burst" those of each further word of a D-cache line
+    fill, "tlb" those of a TLB miss; and dmiss(line) those of a D-cache
+    read miss with LINE-byte lines."""
+    text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
+
+    def cell(first, pattern):
+        m = re.search(rf"^\| {re.escape(first)} \| {pattern} \|$", text, re.M)
+        if not m:
+            raise SystemExit(f"Documentation/pmu-registers.md: no timing row '{first}' "
+                             f"that reads '{pattern}'")
+        return [int(g) for g in m.groups()]
+
+    first, latency, mmu = cell("cache read miss, uncached load or fetch",
+                               r"\+(\d+) \+ `pmu-mem-latency` \(default (\d+)\); "
+                               r"\+(\d+) more with the MMU on")
+    burst, = cell("+ D-cache line fill",
+                  r"\+ \(words in a line − 1\) × `pmu-mem-burst` \(default (\d+)\)")
+    reads, tlb_first = cell("TLB miss (MMU on)", r"(\d+) × \((\d+) \+ `pmu-mem-latency`\)")
+    read = first + latency + mmu
+    return {"read": read, "burst": burst, "tlb": reads * (tlb_first + latency),
+            "dmiss": lambda line: read + (line // 4 - 1) * burst}
+
+
 def perf_json():
     """perf's LEON3 event tables as kernel/patches adds them: the files
     {path: text}, the events {name: JSON object} and the metrics."""

@@ -7,6 +7,7 @@
  *  - reads sweeping an array that fits: one miss per line, then none;
  *  - an array twice the cache, swept twice: LRU misses every line again;
  *  - a stride of one line: every access a new line;
+ *  - replacement in a full set: LRU's and LRR's victims;
  *  - stores: write-through, no write-allocate (a store miss leaves the
  *    line out, the next load misses), a store hit is a hit;
  *  - bypass-ASI loads are bus reads, not cache accesses;
@@ -16,18 +17,25 @@
  *    their lookups, and must translate it again once they leave); one
  *    I-cache access per instruction;
  *  - a disabled D-cache sees no accesses;
+ *  - a D-cache miss holds the pipeline for the burst of its whole line,
+ *    3 + pmu-mem-latency + (words - 1) * pmu-mem-burst; an I-cache miss
+ *    streams, so only a burst slower than a cycle a word adds, for each
+ *    word of the line after the missed one;
  *  - a counter that overflows on a miss inside a translated block
  *    interrupts, also under -icount.
  *
  * qemu-args:
  * qemu-args: -cpu LEON3,dcache-ways=4,dcache-way-kib=1,dcache-line=32,icache-ways=2,icache-way-kib=2,icache-line=16
  * qemu-args: -cpu LEON3,dcache-ways=1,dcache-way-kib=8,dcache-repl=lrr
+ * qemu-args: -cpu LEON3,dcache-ways=4,dcache-way-kib=1,dcache-repl=lrr
  * qemu-args: -icount shift=5,sleep=off
+ * qemu-args: -cpu LEON3,pmu-mem-latency=2,pmu-mem-burst=3,dcache-line=32
  */
 #include "baremetal.h"
 #include "pmu.h"
 
 #define EV_IMISS	0x00
+#define EV_IHOLD	0x02
 #define EV_DRMISS	0x08
 #define EV_IACCESS	0x80
 #define EV_DREAD	0x81
@@ -43,6 +51,19 @@
 static u8 array[64 * 1024] __attribute__((aligned(64)));
 
 static u32 dsize, dline, dways, iline;
+static u32 latency, burst;		/* MEMTIME: the properties */
+
+/* Cycles of a D-cache miss: a burst of the whole line */
+static u32 dmiss_cycles(void)
+{
+	return 3 + latency + (dline / 4 - 1) * burst;
+}
+
+/* Cycles of an I-cache miss at word @offset of its line: it streams */
+static u32 imiss_cycles(u32 offset)
+{
+	return 3 + latency + (burst > 1 ? (iline / 4 - 1 - offset) * (burst - 1) : 0);
+}
 
 static void flush_dcache(void)
 {
@@ -56,13 +77,16 @@ static void flush_icache(void)
 
 /* The sweeps: loops.S */
 
-#define NEV	5
-static const u32 events[NEV] = { EV_DRMISS, EV_DREAD, EV_BUSREAD, EV_IMISS, EV_DWMISS };
+#define NEV	6
+static const u32 events[NEV] = {
+	EV_DRMISS, EV_DREAD, EV_BUSREAD, EV_IMISS, EV_DWMISS, EV_IHOLD
+};
 static u32 cnt[NEV], cycles;
-enum { DRMISS, DREAD, BUSREAD, IMISS, DWMISS };
+enum { DRMISS, DREAD, BUSREAD, IMISS, DWMISS, IHOLD };
 
-/* One sweep with counters 0..4 counting events[] from zero. */
-static void measure(void (*sweep)(u32, u32, void *, u32, u32), u32 bytes, u32 stride)
+/* One sweep from @base with the counters counting events[] from zero. */
+static void measure_at(void (*sweep)(u32, u32, void *, u32, u32), u8 *base, u32 bytes,
+		       u32 stride)
 {
 	int i;
 
@@ -70,10 +94,15 @@ static void measure(void (*sweep)(u32, u32, void *, u32, u32), u32 bytes, u32 st
 	for (i = 0; i < NEV; i++)
 		sta_asi2(PMU_EVCTRL(i), CTRL_CLR | CTRL_EN | CTRL_SU | events[i]);
 	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
-	sweep(PMU_GCTRL, GCTRL_EN, array, bytes, stride);
+	sweep(PMU_GCTRL, GCTRL_EN, base, bytes, stride);
 	for (i = 0; i < NEV; i++)
 		cnt[i] = lda_asi2(PMU_EVCNT(i));
 	cycles = lda_asi2(PMU_CYCCNT);
+}
+
+static void measure(void (*sweep)(u32, u32, void *, u32, u32), u32 bytes, u32 stride)
+{
+	measure_at(sweep, array, bytes, stride);
 }
 
 static u32 bus_fills(void)
@@ -96,10 +125,16 @@ static void test_dcache_reads(void)
 	       dline / 4, iline / 4);
 	/*
 	 * rsweep: mov, then per load ldub, add, cmp, bl (+1 after cmp), nop:
-	 * 1 + 6k cycles, and 3 + 4 (default pmu-mem-latency) per miss.
+	 * 1 + 6k cycles, a line's burst per D-cache miss, and the I-cache
+	 * misses' hold (where in their lines they missed is the code's).
 	 */
-	is_u32(cycles, 1 + 6 * (half / 4) + 7 * (cnt[DRMISS] + cnt[IMISS]),
-	       "cycles: the loop's, plus 7 per cache miss (%u D, %u I)", cnt[DRMISS], cnt[IMISS]);
+	is_u32(cycles, 1 + 6 * (half / 4) + dmiss_cycles() * cnt[DRMISS] + cnt[IHOLD],
+	       "cycles: the loop's, plus %u per D-cache miss (%u), plus the I-cache hold",
+	       dmiss_cycles(), cnt[DRMISS]);
+	if (burst <= 1)
+		is_u32(cnt[IHOLD], imiss_cycles(0) * cnt[IMISS],
+		       "I-cache hold: %u per miss (%u), wherever in the line it missed",
+		       imiss_cycles(0), cnt[IMISS]);
 
 	measure(rsweep2, half, 4);
 	is_u32(cnt[DRMISS], 0, "D-cache: the same sweep twice in a row: no misses the second time");
@@ -121,15 +156,49 @@ static void test_dcache_thrash(void)
 
 static void test_dcache_writes(void)
 {
-	u32 bytes = 64 * dline;
+	u32 bytes = 64 * dline, rmiss;
 
 	flush_dcache();
 	measure(wsweep, bytes, dline);
 	is_u32(cnt[DWMISS], 64, "store misses: 64 stores to uncached lines");
+	/* back to back: the report's own loads could take a line out */
 	measure(rsweep, bytes, dline);
-	is_u32(cnt[DRMISS], 64, "no write-allocate: loads of the stored lines miss");
+	rmiss = cnt[DRMISS];
 	measure(wsweep, bytes, dline);
+	is_u32(rmiss, 64, "no write-allocate: loads of the stored lines miss");
 	is_u32(cnt[DWMISS], 0, "stores to cached lines hit");
+}
+
+/*
+ * Replacement in one set: lines a way apart, L0 .. Lw for w ways.  With
+ * the set full of L0 .. Lw-1 and L0 just used again, Lw takes the place
+ * of L0 under LRR (the first line placed is the first replaced) and of
+ * L1 under LRU.  All back to back: the report's own loads could take a
+ * line of the set.
+ */
+static void test_replacement(u32 repl)
+{
+	u32 way = dsize / dways, fill, touch, lw, l0, rest;
+
+	if (dways < 2)
+		return;
+	flush_dcache();
+	measure_at(rsweep, array, dways * way, way);
+	fill = cnt[DRMISS];
+	measure_at(rsweep, array, 1, way);
+	touch = cnt[DRMISS];
+	measure_at(rsweep, array + dways * way, 1, way);
+	lw = cnt[DRMISS];
+	measure_at(rsweep, array, 1, way);
+	l0 = cnt[DRMISS];
+	measure_at(rsweep, array + 2 * way, (dways - 2) * way, way);
+	rest = cnt[DRMISS];
+	is_u32(fill, dways, "replacement: %u lines a way apart fill their set", dways);
+	is_u32(touch, 0, "... the first again: a hit");
+	is_u32(lw, 1, "... one more line of the set: a miss");
+	is_u32(l0, repl == 2, "... then the first line: %s", repl == 2 ?
+	       "a miss (LRR replaced it, the first placed)" : "a hit (LRU replaced the second)");
+	is_u32(rest, 0, "... the third to the last line: hits");
 }
 
 static void test_bypass(void)
@@ -253,6 +322,12 @@ static void test_icache(void)
 	       0, "I-cache: ... and then none");
 	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IACCESS, PMU_EVCNT(0)),
 	       263, "I-cache accesses: one per instruction");
+	/* every line the block misses, it misses at its first word */
+	flush_icache();
+	is_u32(codeblock(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | EV_IHOLD, PMU_EVCNT(0)),
+	       cold * imiss_cycles(0),
+	       "I-cache hold of the cold block: %u lines, %u cycles each (latency %u; %u words after the missed one, a burst of %u cycles a word)",
+	       cold, imiss_cycles(0), latency, iline / 4 - 1, burst);
 	sta_asi2(PMU_GCTRL, 0);
 }
 
@@ -315,13 +390,16 @@ int main(void)
 	dline = 4u << CFG_LSIZE(dcfg);
 	dsize = dways * (1024u << CFG_SSIZE(dcfg));
 	iline = 4u << CFG_LSIZE(lda_asi2(ASI2_ICFG));
-	diag("D-cache %u ways x %u KiB, %u-byte lines; I-cache config 0x%08x",
-	     dways, dsize / dways / 1024, dline, lda_asi2(ASI2_ICFG));
+	latency = MEMTIME_LAT(lda_asi2(PMU_MEMTIME));
+	burst = MEMTIME_BURST(lda_asi2(PMU_MEMTIME));
+	diag("D-cache %u ways x %u KiB, %u-byte lines; I-cache config 0x%08x; memory latency %u, burst %u",
+	     dways, dsize / dways / 1024, dline, lda_asi2(ASI2_ICFG), latency, burst);
 	sta_asi2(ASI2_CCTRL, CCTRL_ICS_ON | CCTRL_DCS_ON);
 
 	test_dcache_reads();
 	test_dcache_thrash();
 	test_dcache_writes();
+	test_replacement(CFG_REPL(dcfg));
 	test_bypass();
 	test_icache();
 	test_icache_unwritten();

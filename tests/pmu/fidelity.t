@@ -29,7 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import TOP, RUN, CC, ok, not_ok, check, cache_geometry, \
-    doc_cache_geometry  # noqa: E402
+    doc_cache_geometry, doc_memory_timing  # noqa: E402
 
 DOC = os.path.join(TOP, "Documentation/pmu-registers.md")
 PAGE = 4096
@@ -76,17 +76,8 @@ CYC = {
     "load_use": doc.number("+ load-use interlock", r"\+(\d+)"),
     "branch_cc": doc.number("+ branch after cc", r"\+(\d+)"),
 }
-miss_cell = doc.row("cache read miss, uncached load or fetch")[0]
-m = re.fullmatch(r"\+(\d+) \+ `pmu-mem-latency` \(default (\d+)\); \+(\d+) more with the MMU on",
-                 miss_cell)
-if not m:
-    raise SystemExit(f"fidelity.t: the miss penalty row of {DOC} reads '{miss_cell}'")
-MISS = sum(int(g) for g in m.groups())            # the guest runs with the MMU on
-tlb_cell = doc.row("TLB miss (MMU on)")[0]
-m = re.fullmatch(r"(\d+) × the cache miss penalty", tlb_cell)
-if not m:
-    raise SystemExit(f"fidelity.t: the TLB miss row of {DOC} reads '{tlb_cell}'")
-TLB_MISS = int(m.group(1)) * MISS
+TIMING = doc_memory_timing()                       # the guest runs with the MMU on
+TLB_MISS = TIMING["tlb"]
 
 # The kernels' instruction mixes (tests/pmu/fidelity.c).
 DSWEEP_LOAD = CYC["most"] * 5 + CYC["branch_cc"]          # ld add cmp bne nop
@@ -175,6 +166,32 @@ def median_run(rs, key):
     return s[len(s) // 2]
 
 
+def check_dsweep_cycles(tag, runs, cpu, dcache):
+    """The cycles of 3 passes of loads a line apart over 16 times the
+    D-cache: every load misses, and every page a D-TLB miss when the pages
+    are more than the TLB holds."""
+    a = runs.get("dbig_cycles", {}).get(cpu, [])
+    b = runs.get("dbig_cycles_miss", {}).get(cpu, [])
+    if len(a) != 5 or len(b) != 5:
+        not_ok(f"{tag}: the sweep's cycles measured 5 times alone and 5 beside "
+               f"a miss event (got {len(a)} and {len(b)})")
+        return
+    loads = 16 * dcache["size"] // dcache["line"]
+    pages = 16 * dcache["size"] // PAGE
+    tlb = pages if pages > DTLB else 0
+    miss = TIMING["dmiss"](dcache["line"])
+    want = 3 * (loads * (DSWEEP_LOAD + miss) + DSWEEP_PASS + tlb * TLB_MISS)
+    ca = median_run(a, "cycles")["cycles"]
+    cb = median_run(b, "cycles")["cycles"]
+    within(f"{tag}: cycles of 3 passes over {16 * dcache['size']} bytes, a load per "
+           f"{dcache['line']}-byte line, counted alone (timing table: {miss} a miss, "
+           f"{TLB_MISS} a TLB miss)", ca, want * 0.99, want * 1.01, [x["cycles"] for x in a])
+    within(f"{tag}: ... and beside a D-cache miss event",
+           cb, want * 0.99, want * 1.01, [x["cycles"] for x in b])
+    check(f"{tag}: counting a cache event beside cycles leaves them unchanged "
+          f"({ca} alone, {cb} with L1-dcache-load-misses)", abs(ca - cb) <= ca * 0.005)
+
+
 def check_cpu(runs, cpu, ncpus, iloops):
     tag = f"{ncpus} CPU(s), CPU {cpu}"
 
@@ -203,20 +220,7 @@ def check_cpu(runs, cpu, ncpus, iloops):
         within(f"{tag}: D-cache read misses, 3 passes over {16 * DCACHE['size']} bytes "
                f"(every line misses)", r["l1d_load_misses"], want, want * 1.01 + SLACK,
                [x["l1d_load_misses"] for x in rs])
-    a, b = get("dbig_cycles"), get("dbig_cycles_miss")
-    if a and b:
-        loads = 16 * DCACHE["size"] // dl
-        pages = 16 * DCACHE["size"] // PAGE
-        tlb = pages if pages > DTLB else 0
-        want = 3 * (loads * (DSWEEP_LOAD + MISS) + DSWEEP_PASS + tlb * TLB_MISS)
-        ca = median_run(a, "cycles")["cycles"]
-        cb = median_run(b, "cycles")["cycles"]
-        within(f"{tag}: cycles of that sweep, counted alone (timing table + misses)",
-               ca, want * 0.99, want * 1.01, [x["cycles"] for x in a])
-        within(f"{tag}: ... and beside a D-cache miss event",
-               cb, want * 0.99, want * 1.01, [x["cycles"] for x in b])
-        check(f"{tag}: counting a cache event beside cycles leaves them unchanged "
-              f"({ca} alone, {cb} with L1-dcache-load-misses)", abs(ca - cb) <= ca * 0.005)
+    check_dsweep_cycles(tag, runs, cpu, DCACHE)
     il = ICACHE["line"]
     rs = get("ismall")
     if rs and iloops:
@@ -362,8 +366,9 @@ def check_other_geometry(prog):
                           ("repl", "repl")):
             opts += ["--qemu-opt=-global", "--qemu-opt",
                      f"LEON3-sparc-cpu.{name}-{prop}={g[key]}"]
-    r = subprocess.run([RUN, "--timeout", "120", "--cpus", "2", *opts, "--",
-                        "sh", "-c", f"cat /proc/cpuinfo && {CACHEINFO}"],
+    r = subprocess.run([RUN, "--timeout", "300", "--cpus", "2", *opts, "--add", prog, "--",
+                        "sh", "-c", f"cat /proc/cpuinfo && {CACHEINFO} && "
+                        f"/root/fidelity 0 {dcache['line']} {dcache['size']}"],
                        capture_output=True, text=True)
     tag = "2 CPUs, I-cache 4 x 1 KiB random, D-cache 4 x 4 KiB 32-byte lines LRR"
     if r.returncode:
@@ -376,6 +381,8 @@ def check_other_geometry(prog):
           info.get("dcache") == cpuinfo_geometry(dcache, True),
           f"'{info.get('icache')}' '{info.get('dcache')}'")
     check_cacheinfo(r.stdout, tag, 2, icache, dcache)
+    runs, _, _ = parse(r.stdout)
+    check_dsweep_cycles(f"{tag}, CPU 0", runs, 0, dcache)
 
 
 def main():
