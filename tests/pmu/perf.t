@@ -23,7 +23,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from lib import (RUN, KERNBASE, ok, not_ok, check, perf_json,  # noqa: E402
                  doc_event_descriptions, doc_event_codes, build_workload, sections, csv_counts,
-                 function_symbols, kernel_symbols, symbol_chains, report_samples)
+                 function_symbols, kernel_symbols, symbol_chains, report_samples,
+                 doc_cache_geometry, doc_memory_timing)
 
 PER_THREAD_RUNS = 10
 
@@ -335,15 +336,16 @@ def main():
               " | ".join(short))
 
     # perf record on cycles: work()'s loop is 4 cycles an iteration
-    # (subcc, bne + 1 after a cc-setter, nop), stream()'s 16 (6
-    # instructions, + 1 for its bne, + 9 for the read miss with the MMU
-    # on) and a D-TLB miss each 256 loads (a new page; 16 pages cycle
-    # through 8 entries) of 27: Documentation/pmu-registers.md's timing
-    # model.  Interrupts add a few I-cache and TLB misses, well under
-    # a period.
+    # (subcc, bne + 1 after a cc-setter, nop), stream()'s 7 (6
+    # instructions, + 1 for its bne) and a read miss's line fill with the
+    # MMU on, and a D-TLB miss each 256 loads (a new page; 16 pages cycle
+    # through 8 entries): Documentation/pmu-registers.md's timing model.
+    # Interrupts add a few I-cache and TLB misses, well under a period.
     samples, syms_seen = record_summary(sc.get("record-cycles", []))
+    timing = doc_memory_timing()
     want_work = 4 * N_WORK / CYCLE_PERIOD
-    want_stream = (16 * M_STREAM + 27 * M_STREAM / 256) / CYCLE_PERIOD
+    want_stream = ((7 + timing["dmiss"](doc_cache_geometry("dcache")["line"])) * M_STREAM +
+                   timing["tlb"] * M_STREAM / 256) / CYCLE_PERIOD
     check(f"perf record -e cycles:u -c {CYCLE_PERIOD} under -icount: "
           f"{want_work:.1f} +- 1.5 samples in work(), {want_stream:.1f} +- 2 in stream(), "
           f"at most 2 elsewhere",
