@@ -112,7 +112,7 @@ run_one() {
 	: >"$T/err"
 	if [ -n "$save" ]; then
 		rm -f "$T/qmp.sock" "$T/snap.qcow2"
-		boot "$elf" "$T/out" -qmp "unix:$T/qmp.sock,server=on,wait=off" "${argv[@]}" &
+		boot "$elf" "$T/out" -S -qmp "unix:$T/qmp.sock,server=on,wait=off" "${argv[@]}" &
 		pid=$!
 		if ! python3 "$here/snapshot.py" "$T/qmp.sock" "$T/out" "$save" "$load" \
 			"$T/snap.qcow2" "$limit" 2>>"$T/err"; then

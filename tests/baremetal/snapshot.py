@@ -4,11 +4,14 @@
 
 snapshot.py QMP_SOCKET GUEST_OUTPUT SAVE_MARKER LOAD_MARKER IMAGE TIMEOUT
 
-Creates a qcow2 image IMAGE inside QEMU (blockdev-create, no qemu-img
-needed), then, through the monitor (HMP over QMP): "savevm s1" when the
-guest has printed SAVE_MARKER, "loadvm s1" when it has printed
-LOAD_MARKER, once.  The guest then runs again from the snapshot.  Exit
-status 0 when both commands succeeded.
+QEMU starts stopped (-S): this creates a qcow2 image IMAGE inside QEMU
+(blockdev-create, no qemu-img needed) and only then lets the guest run,
+so that the image's creation, however slow on a busy host, does not
+delay the snapshot past the guest's SAVE_MARKER.  Then, through the
+monitor (HMP over QMP): "savevm s1" when the guest has printed
+SAVE_MARKER, "loadvm s1" when it has printed LOAD_MARKER, once.  The
+guest then runs again from the snapshot.  Exit status 0 when both
+commands succeeded and the snapshot was taken before LOAD_MARKER.
 """
 
 import json
@@ -80,8 +83,12 @@ def main():
     qmp.cmd("blockdev-add", driver="file", filename=image, **{"node-name": "proto"})
     qmp.job("create-qcow2", {"driver": "qcow2", "file": "proto", "size": 1 << 26})
     qmp.cmd("blockdev-add", driver="qcow2", file="proto", **{"node-name": "snap"})
+    qmp.cmd("cont")
     wait_for(output, save, 1, deadline)
     qmp.hmp("savevm s1")
+    if load in open(output, errors="replace").read():
+        sys.exit("snapshot.py: the snapshot came after the guest printed %s: "
+                 "the host took longer than the guest's run between the markers" % load)
     wait_for(output, load, 1, deadline)
     qmp.hmp("loadvm s1")
     return 0
