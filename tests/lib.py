@@ -126,12 +126,13 @@ def doc_cache_geometry(cache):
     return cache_geometry(int(ways), int(way_kib), int(line), repl)
 
 
-def doc_memory_timing():
+def doc_memory_timing(latency=None, burst=None):
     """The memory timing of the timing table in
-    Documentation/pmu-registers.md, MMU on: "read" the cycles of a read's
-    first word, "burst" those of each further word of a D-cache line
-    fill, "tlb" those of a TLB miss; and dmiss(line) those of a D-cache
-    read miss with LINE-byte lines."""
+    Documentation/pmu-registers.md, MMU on, with pmu-mem-latency LATENCY
+    and pmu-mem-burst BURST (default: the table's defaults): "read" the
+    cycles of a read's first word, "burst" those of each further word of
+    a D-cache line fill, "tlb" those of a TLB miss; and dmiss(line) those
+    of a D-cache read miss with LINE-byte lines."""
     text = open(os.path.join(TOP, "Documentation/pmu-registers.md")).read()
 
     def cell(first, pattern):
@@ -141,11 +142,13 @@ def doc_memory_timing():
                              f"that reads '{pattern}'")
         return [int(g) for g in m.groups()]
 
-    first, latency, mmu = cell("cache read miss, uncached load or fetch",
-                               r"\+(\d+) \+ `pmu-mem-latency` \(default (\d+)\); "
-                               r"\+(\d+) more with the MMU on")
-    burst, = cell("+ D-cache line fill",
-                  r"\+ \(words in a line − 1\) × `pmu-mem-burst` \(default (\d+)\)")
+    first, default_latency, mmu = cell("cache read miss, uncached load or fetch",
+                                       r"\+(\d+) \+ `pmu-mem-latency` \(default (\d+)\); "
+                                       r"\+(\d+) more with the MMU on")
+    default_burst, = cell("+ D-cache line fill",
+                          r"\+ \(words in a line − 1\) × `pmu-mem-burst` \(default (\d+)\)")
+    latency = latency if latency is not None else default_latency
+    burst = burst if burst is not None else default_burst
     reads, tlb_first = cell("TLB miss (MMU on)", r"(\d+) × \((\d+) \+ `pmu-mem-latency`\)")
     read = first + latency + mmu
     return {"read": read, "burst": burst, "tlb": reads * (tlb_first + latency),

@@ -12,8 +12,9 @@
 # report the same geometry and the caches on, as the PROM leaves them,
 # and cacheinfo (/sys/devices/system/cpu/cpuN/cache, the kernel patch
 # "sparc32: LEON: describe the caches to cacheinfo")
-# each CPU's two caches; both again for another geometry than the
-# document's, given to QEMU.
+# each CPU's two caches; both again, and a sweep's cycles, for another
+# geometry and memory timing than the document's, given to QEMU through
+# tools/leon3-run; and a memory timing out of its range is refused.
 #
 # Each measurement runs 5 times; the checks take the median run (a
 # timer interrupt in the middle of one run evicts lines) and say which
@@ -166,10 +167,10 @@ def median_run(rs, key):
     return s[len(s) // 2]
 
 
-def check_dsweep_cycles(tag, runs, cpu, dcache):
+def check_dsweep_cycles(tag, runs, cpu, dcache, timing=TIMING):
     """The cycles of 3 passes of loads a line apart over 16 times the
     D-cache: every load misses, and every page a D-TLB miss when the pages
-    are more than the TLB holds."""
+    are more than the TLB holds; with the memory timing TIMING."""
     a = runs.get("dbig_cycles", {}).get(cpu, [])
     b = runs.get("dbig_cycles_miss", {}).get(cpu, [])
     if len(a) != 5 or len(b) != 5:
@@ -179,13 +180,13 @@ def check_dsweep_cycles(tag, runs, cpu, dcache):
     loads = 16 * dcache["size"] // dcache["line"]
     pages = 16 * dcache["size"] // PAGE
     tlb = pages if pages > DTLB else 0
-    miss = TIMING["dmiss"](dcache["line"])
-    want = 3 * (loads * (DSWEEP_LOAD + miss) + DSWEEP_PASS + tlb * TLB_MISS)
+    miss = timing["dmiss"](dcache["line"])
+    want = 3 * (loads * (DSWEEP_LOAD + miss) + DSWEEP_PASS + tlb * timing["tlb"])
     ca = median_run(a, "cycles")["cycles"]
     cb = median_run(b, "cycles")["cycles"]
     within(f"{tag}: cycles of 3 passes over {16 * dcache['size']} bytes, a load per "
            f"{dcache['line']}-byte line, counted alone (timing table: {miss} a miss, "
-           f"{TLB_MISS} a TLB miss)", ca, want * 0.99, want * 1.01, [x["cycles"] for x in a])
+           f"{timing['tlb']} a TLB miss)", ca, want * 0.99, want * 1.01, [x["cycles"] for x in a])
     within(f"{tag}: ... and beside a D-cache miss event",
            cb, want * 0.99, want * 1.01, [x["cycles"] for x in b])
     check(f"{tag}: counting a cache event beside cycles leaves them unchanged "
@@ -355,9 +356,14 @@ def check_cacheinfo(out, tag, ncpus, icache=ICACHE, dcache=DCACHE):
                   ("write_policy" in have) == (kind == "Data"), str(have))
 
 
+# The memory timing of the other geometry's run: not the defaults
+OTHER_LATENCY, OTHER_BURST = 10, 2
+
+
 def check_other_geometry(prog):
-    """Another geometry than the document's, on 2 CPUs: what the guest
-    reports is what QEMU was given, not the defaults."""
+    """Another geometry and memory timing than the document's, on 2 CPUs:
+    what the guest reports is what QEMU was given, not the defaults, and
+    a sweep's cycles are what that geometry and timing imply."""
     icache = cache_geometry(4, 1, 16, "random")
     dcache = cache_geometry(4, 4, 32, "lrr")
     opts = []
@@ -366,11 +372,14 @@ def check_other_geometry(prog):
                           ("repl", "repl")):
             opts += ["--qemu-opt=-global", "--qemu-opt",
                      f"LEON3-sparc-cpu.{name}-{prop}={g[key]}"]
+    for prop, value in (("pmu-mem-latency", OTHER_LATENCY), ("pmu-mem-burst", OTHER_BURST)):
+        opts += ["--qemu-opt=-global", "--qemu-opt", f"LEON3-sparc-cpu.{prop}={value}"]
     r = subprocess.run([RUN, "--timeout", "300", "--cpus", "2", *opts, "--add", prog, "--",
                         "sh", "-c", f"cat /proc/cpuinfo && {CACHEINFO} && "
                         f"/root/fidelity 0 {dcache['line']} {dcache['size']}"],
                        capture_output=True, text=True)
-    tag = "2 CPUs, I-cache 4 x 1 KiB random, D-cache 4 x 4 KiB 32-byte lines LRR"
+    tag = ("2 CPUs, I-cache 4 x 1 KiB random, D-cache 4 x 4 KiB 32-byte lines LRR, "
+           f"memory latency {OTHER_LATENCY}, burst {OTHER_BURST}")
     if r.returncode:
         not_ok(f"{tag}: the guest booted (exit {r.returncode}): "
                f"{' | '.join((r.stderr + r.stdout).strip().splitlines()[-8:])}")
@@ -382,7 +391,30 @@ def check_other_geometry(prog):
           f"'{info.get('icache')}' '{info.get('dcache')}'")
     check_cacheinfo(r.stdout, tag, 2, icache, dcache)
     runs, _, _ = parse(r.stdout)
-    check_dsweep_cycles(f"{tag}, CPU 0", runs, 0, dcache)
+    check_dsweep_cycles(f"{tag}, CPU 0", runs, 0, dcache,
+                        doc_memory_timing(OTHER_LATENCY, OTHER_BURST))
+
+
+# Out of range: each property of the memory timing with the first value
+# its range leaves out (Documentation/pmu-registers.md, QEMU properties)
+BAD_TIMING = (("pmu-mem-latency", 1001, "pmu-mem-latency 1001: at most 1000 cycles"),
+              ("pmu-mem-write", 0, "pmu-mem-write 0: must be 1-64 cycles"),
+              ("pmu-mem-write", 65, "pmu-mem-write 65: must be 1-64 cycles"),
+              ("pmu-mem-burst", 17, "pmu-mem-burst 17: at most 16 cycles"),
+              ("pmu-write-buffer", 5, "pmu-write-buffer 5: at most 4 stores"))
+
+
+def check_bad_timing():
+    """QEMU refuses a memory timing out of its range, through the
+    launcher, with the property and the range, and boots nothing."""
+    for prop, value, why in BAD_TIMING:
+        r = subprocess.run([RUN, "--timeout", "60", "--qemu-opt=-global", "--qemu-opt",
+                            f"LEON3-sparc-cpu.{prop}={value}", "--", "echo", "BOOTED"],
+                           capture_output=True, text=True)
+        out = r.stdout + r.stderr
+        check(f"leon3-run with {prop}={value}: QEMU refuses it, saying {why!r}",
+              r.returncode != 0 and why in out and "BOOTED" not in r.stdout,
+              f"exit {r.returncode}: {out.strip()[-300:]}")
 
 
 def main():
@@ -413,6 +445,7 @@ def main():
                        s["rounds"] * (s["lines"] + 2) + SLACK)
 
         check_other_geometry(prog)
+        check_bad_timing()
 
         # Booted with the caches off, as documented: nothing is cached.
         rc, out, err = guest(prog, 1, caches="off", timeout=120)
