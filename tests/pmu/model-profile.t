@@ -28,23 +28,20 @@ with tempfile.TemporaryDirectory() as T:
     w = build_workload(T)
     out = os.path.join(T, "out")
     r = subprocess.run([TOOL, "--rounds", "2", "--freq", "4000", "--top", "8", "--out", out,
-                        w, "ppid", "20000"], capture_output=True, text=True)
+                        w, "ppid", "200000"], capture_output=True, text=True)
     text = r.stdout + r.stderr
     check("model-profile: exits 0", r.returncode == 0, f"exit {r.returncode}: {text[-600:]}")
     m = re.search(r"alone ([0-9.]+) ms, counted ([0-9.]+) ms: ([0-9.]+)x", r.stdout)
+    # the times are printed to 0.1 ms, the ratio to 0.01, each rounded
+    a, c, x = (float(m.group(i)) for i in (1, 2, 3)) if m else (1, 0, 1)
     check("model-profile: the guest's best task-clock of each set-up, and their ratio",
-          m and abs(float(m.group(2)) / float(m.group(1)) - float(m.group(3))) < 0.01,
+          m and (c - 0.05) / (a + 0.05) - 0.005 <= x <= (c + 0.05) / (a - 0.05) + 0.005,
           r.stdout[:400])
     rows = {}
     for line in r.stdout.splitlines():
         x = ROW.match(line.strip())
         if x:
             rows[x.group(1).strip()] = [int(x.group(i)) for i in (2, 3, 4)]
-    ifetch = rows.get("helper_leon3_cache_ifetch")
-    check("model-profile: the I-cache model's helper is in no profile of the guest "
-          "that does not count, and takes time in the one that does",
-          ifetch and ifetch[0] == 0 and ifetch[1] > 0 and ifetch[2] == ifetch[1],
-          f"{ifetch}: {r.stdout[-900:]}")
     total = rows.get("(all)")
     body = [v for k, v in rows.items() if k != "(all)"]
     check("model-profile: 8 functions and the rest, which add up to the total, each column "
@@ -59,6 +56,13 @@ with tempfile.TemporaryDirectory() as T:
         table = []
         print(f"# {e}")
     names = {t["function"] for t in table}
+    # in the CSV, not the table: with another test beside it, translating
+    # the guest's code can take the table's rows (a CI run)
+    model = {t["function"]: (float(t["alone_ms"]), float(t["counted_ms"])) for t in table
+             if t["function"] in ("helper_leon3_cache_ifetch", "helper_leon3_cache_data")}
+    check("model-profile: the cache model's helpers (I-fetch, data) are in no profile of "
+          "the guest that does not count, and take time in the one that does",
+          len(model) == 2 and all(a == 0 and c > 0 for a, c in model.values()), str(model))
     check("model-profile: profile.csv holds every function, the translated code among them, "
           "and its added times sum to the total's",
           total and "(translated code)" in names and "helper_leon3_cache_ifetch" in names and
