@@ -10,18 +10,18 @@ import re
 # TCG's translated code: perf names anonymous executable memory [JIT]
 TRANSLATED = "(translated code)"
 HOST_KERNEL = "(host kernel)"
-OWN_DSO = "qemu-system-sparc"
+QEMU_DSO = "qemu-system-sparc"
 
 # perf report --stdio -q --sort dso,sym -F period,dso,sym: "PERIOD DSO
 # [.] SYMBOL" ([k] for the kernel); a DSO may hold spaces ("[JIT] tid 7")
 LINE = re.compile(r"^\s*(\d+)\s+(.*?)\s+\[([.kgu])\]\s+(.*?)\s*$")
 
 
-def parse_report(text):
-    """{name: cpu-clock nanoseconds} of a perf report in the form above.
-    Translated code and the host kernel are one name each; a function of
-    another library than QEMU's own is named with it (libc.so.6:
-    memmove)."""
+def parse_report(text, qemu=QEMU_DSO):
+    """{name: cpu-clock nanoseconds} of a perf report in the form above,
+    of the QEMU binary whose file name is QEMU.  Translated code and the
+    host kernel are one name each; a function of another file than
+    QEMU's own is named with it (libc.so.6: memmove)."""
     out = {}
     for line in text.splitlines():
         m = LINE.match(line)
@@ -32,7 +32,7 @@ def parse_report(text):
             name = TRANSLATED
         elif kind == "k" or dso.startswith("[kernel"):
             name = HOST_KERNEL
-        elif dso == OWN_DSO or dso.endswith("/" + OWN_DSO):
+        elif dso == qemu or dso.endswith("/" + qemu):
             name = sym
         else:
             name = f"{dso}: {sym}"

@@ -37,6 +37,13 @@ class HostProfile(unittest.TestCase):
                              "liveness_pass_1": 95000000, hp.HOST_KERNEL: 5000000,
                              "libc.so.6: __memmove_avx512_unaligned_erms": 5000000})
 
+    def test_parse_other_qemu(self):
+        """a QEMU of another file name: its functions by their names, and
+        qemu-system-sparc's, another file here, with the file's"""
+        p = hp.parse_report("   7000  qemu-spec   [.] helper_leon3_cache_ifetch\n"
+                            "   2000  qemu-system-sparc   [.] main\n", "qemu-spec")
+        self.assertEqual(p, {"helper_leon3_cache_ifetch": 7000, "qemu-system-sparc: main": 2000})
+
     def test_parse_ignores_other_lines(self):
         """headers, blank lines and perf's warnings are no rows"""
         self.assertEqual(hp.parse_report("# Samples: 13K\n\nWarning: lost 3 chunks\n"), {})
