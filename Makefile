@@ -18,7 +18,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .NOTPARALLEL:
 
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
-	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs side-by-side toolchain-env kernel-menuconfig check \
+	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin side-by-side toolchain-env kernel-menuconfig check \
 	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
 	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
@@ -31,14 +31,14 @@ ADD ?=
 
 # What the tests use: every stage but the unpatched QEMU, which only the
 # benchmarks compare against
-TESTED := toolchain qemu kernel busybox elfutils libpfm4 papi perf perf-host prom rootfs module
+TESTED := toolchain qemu kernel busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin module
 
 all: side-by-side $(TESTED) qemu-baseline
 
 help:
 	@echo 'LEON3 perf PMU — targets:'
 	@echo '  make                 build every stage (toolchain qemu qemu-baseline kernel busybox elfutils libpfm4 papi'
-	@echo '                       perf perf-host prom rootfs) and the module'
+	@echo '                       perf perf-host prom rootfs tag-plugin) and the module'
 	@echo '  make run             build, then boot LEON3 Linux to a shell (CPUS=1..4, MEM=256M,'
 	@echo '                       CACHES=on|off|VALUE: the cache control the PROM sets; Ctrl-A X quits;'
 	@echo '                       ADD="FILE[:GUEST] ...": host files or directories in the guest, /root/NAME by default)'
@@ -108,6 +108,8 @@ help:
 	@echo '  make perf-host       the same perf for the host, to read the guest'"'"'s perf.data -> build/perf-host/perf'
 	@echo '  make prom            the boot PROM -> build/prom/prom.bin'
 	@echo '  make rootfs          guest initramfs -> build/rootfs/initramfs.cpio'
+	@echo '  make tag-plugin      the GCC plugin that puts control-flow tags into programs'
+	@echo '                       (-fplugin=build/tags/leon3_tags.so; Documentation/tags.md)'
 	@echo '  make side-by-side    the toolchain and, beside it, the stages that do not need it (QEMU, the'
 	@echo '                       kernels, the host perf), then two chains of those that need it: the'
 	@echo '                       first step of make, make test and make check'
@@ -126,7 +128,7 @@ deps:
 fetch: deps
 	@tools/build/fetch
 
-linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs: deps
+linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin: deps
 	@$(STAGE) $@
 
 # The stages that need no toolchain, built beside it: those of the
@@ -134,7 +136,7 @@ linux-headers toolchain qemu qemu-baseline qemu-parts kernel kernel-debug busybo
 # that need it, side by side (what they need of each other is built
 # early in the other chain)
 BESIDE_TOOLCHAIN := qemu kernel perf-host
-THEN_TOOLCHAIN := --then "busybox papi prom" "libpfm4 elfutils perf"
+THEN_TOOLCHAIN := --then "busybox papi prom tag-plugin" "libpfm4 elfutils perf"
 all: BESIDE_TOOLCHAIN := qemu kernel perf-host qemu-baseline
 test: BESIDE_TOOLCHAIN := qemu kernel perf-host kernel-debug
 check: BESIDE_TOOLCHAIN := qemu
@@ -243,7 +245,7 @@ toolchain-env: toolchain
 kernel-menuconfig: deps
 	@tools/build/kernel-menuconfig
 
-check: deps side-by-side toolchain qemu busybox perf papi prom
+check: deps side-by-side toolchain qemu busybox perf papi prom tag-plugin
 	@tests/run tests/host tests/guest-binaries
 
 test: side-by-side $(TESTED) kernel-debug module-debug
