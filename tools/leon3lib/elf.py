@@ -14,6 +14,7 @@ from typing import NamedTuple
 EM_SPARC, EM_SPARC32PLUS = 2, 18
 PT_LOAD, PT_DYNAMIC, PT_INTERP = 1, 2, 3
 PF_X = 1
+SHT_NOBITS = 8
 DT_NULL, DT_NEEDED, DT_STRTAB = 0, 1, 5
 NM = "sparc64-linux-gnu-nm"
 
@@ -104,6 +105,37 @@ class Elf:
         base = self.file_offset(strtab)
         return [self.data[base + v:self.data.index(b"\0", base + v)].decode()
                 for t, v in tags if t == DT_NEEDED]
+
+    def sections(self):
+        """{name: (offset, size)} of its sections that have contents in the
+        file (not SHT_NOBITS)."""
+        if self.bits == 32:
+            shoff, = self._unpack("I", 32)
+            shentsize, shnum, shstrndx = self._unpack("HHH", 46)
+            fmt = "IIIIIIIIII"      # name type flags addr offset size link info align entsize
+        else:
+            shoff, = self._unpack("Q", 40)
+            shentsize, shnum, shstrndx = self._unpack("HHH", 58)
+            fmt = "IIQQQQIIQQ"
+        if not shoff or shstrndx >= shnum:
+            return {}
+        heads = [self._unpack(fmt, shoff + i * shentsize) for i in range(shnum)]
+        names = heads[shstrndx][4]
+        out = {}
+        for h in heads:
+            if h[1] != SHT_NOBITS:
+                end = self.data.find(b"\0", names + h[0])
+                out[self.data[names + h[0]:end].decode(errors="replace")] = (h[4], h[5])
+        return out
+
+    def section(self, name):
+        """The contents of section NAME (None if it has none)."""
+        s = self.sections().get(name)
+        if s is None:
+            return None
+        if s[0] + s[1] > len(self.data):
+            raise NotElf(f"{self.path}: section {name} runs past the file's end")
+        return self.data[s[0]:s[0] + s[1]]
 
     def file_offset(self, vaddr):
         """Where the address VADDR of a loaded segment is in the file."""
