@@ -16,7 +16,8 @@ its arguments:
 - how often each tag ran, counted from QEMU's log of every instruction
   (tools/leon3-tags --exec-log), is what the arguments give: at -O2 GCC
   tests a loop's condition at its bottom, so its latch runs trips - 1
-  times an entry; at -O0 at its top, trips times;
+  times an entry; at -O0 at its top, trips times; and --loops says so
+  per loop;
 - a shared object's records are its link-time addresses;
 - the project's own guest programs build with the plugin, with records
   for their tags (and none in glibc's functions);
@@ -212,6 +213,17 @@ def main():
                              ("four", "four", "loop-latch"): latch(4),
                              ("four", "four", "loop-exit"): 1})
             check_runs(name, runs(log, prog), lines, want)
+            # --loops: the inner loop's header ran COLS times an entry
+            # where the test is at the bottom, COLS + 1 at the top
+            per = COLS if name == "-O2" else COLS + 1
+            out = subprocess.run([LEON3_TAGS, "--exec-log", log, "--loops", prog],
+                                 capture_output=True, text=True).stdout
+            row = [ln.split() for ln in out.splitlines()
+                   if ln.startswith("grid ") and ln.split()[1].endswith(f":{lines['grid inner']}")]
+            check(f"{name}: leon3-tags --loops: grid's inner loop entered {ROWS} times, "
+                  f"its header {per} times an entry",
+                  row and row[0][2:] == ["2", str(ROWS), str(ROWS * latch(COLS)), str(ROWS), str(per)],
+                  out.strip())
 
         so = os.path.join(tmp, "libtl.so")
         cc = subprocess.run([CC, "-O2", "-fPIC", "-shared", f"-fplugin={PLUGIN}", SRC, "-o", so],
