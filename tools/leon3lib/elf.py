@@ -50,6 +50,7 @@ class Elf:
         self.bits = 32 if d[4] == 1 else 64
         self.order = "<" if d[5] == 1 else ">"
         self.machine = self._unpack("H", 18)[0]
+        self._sections = None
         if self.bits == 32:
             phoff, = self._unpack("I", 28)
             phentsize, phnum = self._unpack("HH", 42)
@@ -108,7 +109,12 @@ class Elf:
 
     def sections(self):
         """{name: (offset, size)} of its sections that have contents in the
-        file (not SHT_NOBITS)."""
+        file (not SHT_NOBITS), read from the section headers once."""
+        if self._sections is None:
+            self._sections = self._read_sections()
+        return self._sections
+
+    def _read_sections(self):
         if self.bits == 32:
             shoff, = self._unpack("I", 32)
             shentsize, shnum, shstrndx = self._unpack("HHH", 46)
