@@ -123,12 +123,14 @@ static location_t block_location(basic_block bb, location_t fallback)
 }
 
 /*
- * Where @loop is in the source: its exit test (a for or while loop's
- * condition), else its header's first statement, else @fallback
+ * Where @loop is in the source: the test of one of its @exits (a for or
+ * while loop's condition), else its header's first statement, else
+ * @fallback
  */
-static location_t loop_location(class loop *loop, location_t fallback)
+static location_t loop_location(class loop *loop, const vec<edge> &exits,
+				location_t fallback)
 {
-	for (edge e : get_loop_exit_edges(loop)) {
+	for (edge e : exits) {
 		gimple *last = last_stmt(e->src);
 
 		if (last && gimple_code(last) == GIMPLE_COND &&
@@ -160,7 +162,8 @@ static void tag_loops(function *fun)
 {
 	for (auto loop : loops_list(fun, 0)) {
 		unsigned int id = next_tag_id(fun), depth = loop_depth(loop);
-		location_t loc = loop_location(loop,
+		auto_vec<edge> exits = get_loop_exit_edges(loop);
+		location_t loc = loop_location(loop, exits,
 					       DECL_SOURCE_LOCATION(fun->decl));
 		edge pre = loop_preheader_edge(loop);
 
@@ -181,7 +184,7 @@ static void tag_loops(function *fun)
 				gsi_insert_on_edge(back, tag_stmt(LEON3_TAG_LOOP_LATCH,
 								  id, loc, depth));
 		}
-		for (edge e : get_loop_exit_edges(loop)) {
+		for (edge e : exits) {
 			if (edge_takes_stmt(e))
 				gsi_insert_on_edge(e, tag_stmt(LEON3_TAG_LOOP_EXIT,
 							       id, loc, depth));
