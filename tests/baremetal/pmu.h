@@ -34,6 +34,37 @@
 #define MEMTIME_BURST(m)	(((m) >> 8) & 0x1f)	/* pmu-mem-burst */
 #define MEMTIME_WBUF(m)	(((m) >> 13) & 7)	/* pmu-write-buffer */
 #define MEMTIME_LAT(m)	(((m) >> 16) & 0x3ff)	/* pmu-mem-latency */
+#define FEAT_TRACE	(1u << 6)	/* the trace unit and its TR* registers */
+/* the trace unit */
+#define PMU_TRCTRL	0x1a0
+#define PMU_TRPID	0x1a4
+#define PMU_TRTABLE	0x1a8
+#define PMU_TRPAGES	0x1ac
+#define PMU_TRHEAD	0x1b0
+#define PMU_TRLIMIT	0x1b4
+#define PMU_TRWMARK	0x1b8
+#define PMU_TRLOST	0x1bc		/* read-only */
+#define PMU_TRTIME_HI	0x1c0
+#define PMU_TRTIME_LO	0x1c4
+#define TRACE_EN	(1u << 0)
+#define TRACE_SU	(1u << 1)
+#define TRACE_NU	(1u << 2)
+#define TRACE_PF	(1u << 3)
+#define TRACE_PIDREC	(1u << 4)
+#define TRACE_OVFREC	(1u << 5)
+#define TRACE_IRQEN	(1u << 6)
+#define TRACE_CLR	(1u << 7)	/* action */
+#define TRACE_FULL	(1u << 8)	/* read-only */
+#define TRACE_ERR	(1u << 9)	/* read-only */
+/* trace records: 4 words; type 31:28, CPU 27:24 and A 21:0; B; C; time 31:0 */
+#define REC_TAG		1
+#define REC_REPEAT	2
+#define REC_START	3
+#define REC_PID		4
+#define REC_OVERFLOW	5
+#define REC_LOST	6
+#define REC_STOP	7
+#define REC_TIME	8
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)
@@ -46,6 +77,7 @@
 /* OVF: bit 0 cycle counter, bit 1 + i event counter i, 31 IRQ pending */
 #define OVF_CYC		(1u << 0)
 #define OVF_EV(i)	(1u << (1 + (i)))
+#define OVF_TRACE	(1u << 7)	/* the trace unit's watermark, or it stopped */
 #define OVF_IRQ		(1u << 31)
 
 /* CYCCTRL and EVCTRL */

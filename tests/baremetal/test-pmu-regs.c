@@ -148,7 +148,7 @@ static void test_masks(void)
 	is_u32(rd(PMU_GCTRL), GCTRL_RESET, "GCTRL written 0 reads NCNT only");
 
 	wr(PMU_OVF, ~0u);
-	is_u32(rd(PMU_OVF), 0, "OVF all ones reads 0 (write-1-to-clear, reserved 30:7)");
+	is_u32(rd(PMU_OVF), 0, "OVF all ones reads 0 (write-1-to-clear, reserved 30:8)");
 
 	wr(PMU_CYCCTRL, ~0u);
 	is_u32(rd(PMU_CYCCTRL), CTRL_RW, "CYCCTRL all ones reads bits 8 and 10-14 (CLR reads 0)");

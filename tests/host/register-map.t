@@ -119,6 +119,9 @@ class Doc:
     def __init__(self, path):
         self.text = open(path).read()
         self.regs, self.events, self.timing = doc_tables(self.text)
+        # the trace unit's record types: {type: name}
+        self.records = {int(t): n for t, n in
+                        re.findall(r"^\| (\d) \| ([A-Z]+) \| ", self.text, re.M)}
 
     def reg(self, name, i=0):
         base, stride, _ = self.regs[name]
@@ -157,7 +160,8 @@ class Doc:
 # --- the C copies ------------------------------------------------------------
 
 class Macros:
-    """The #defines of a C file, evaluated on demand."""
+    """The #defines of a C file, and the constants of its enums, evaluated
+    on demand."""
 
     def __init__(self, *paths):
         text = "".join(open(p).read() for p in paths).replace("\\\n", " ")
@@ -166,6 +170,13 @@ class Macros:
             body = re.sub(r"/\*.*?\*/", "", m.group(4)).strip()
             args = [a.strip() for a in m.group(3).split(",")] if m.group(2) else None
             self.defs[m.group(1)] = (args, body)
+        for m in re.finditer(r"^(?:typedef )?enum\s*\w*\s*\{(.*?)\}", text, re.M | re.S):
+            body = re.sub(r"/\*.*?\*/", "", m.group(1))
+            prev = "-1"
+            for item in filter(None, (i.strip() for i in body.split(","))):
+                name, _, value = (x.strip() for x in item.partition("="))
+                self.defs[name] = (None, value or f"({prev}) + 1")
+                prev = name
 
     def has(self, name):
         return name in self.defs
@@ -260,6 +271,16 @@ def facts(d, ncnt, window_end):
         rows.append((bit("FEATURES", label), "FEAT_" + name,
                      "FEAT_" + name if name in ("SHADOW", "MEMTIME") else None,
                      "LEON3_PMU_FEAT_" + name))
+    # the trace unit: registers, bits and record types (no driver yet)
+    rows.append((bit("FEATURES", "the trace unit"), None, "FEAT_TRACE", "LEON3_PMU_FEAT_TRACE"))
+    rows.append((bit("OVF", "the trace unit"), None, "OVF_TRACE", "LEON3_PMU_OVF_TRACE"))
+    for r in ("TRCTRL", "TRPID", "TRTABLE", "TRPAGES", "TRHEAD", "TRLIMIT", "TRWMARK",
+              "TRLOST", "TRTIME_HI", "TRTIME_LO"):
+        rows.append((reg(r), None, "PMU_" + r, "LEON3_PMU_" + r))
+    for b in ("EN", "SU", "NU", "PF", "PIDREC", "OVFREC", "IRQEN", "CLR", "FULL", "ERR"):
+        rows.append((bit("TRCTRL", b), None, "TRACE_" + b, "LEON3_TRACE_" + b))
+    for rtype, name in d.records.items():
+        rows.append((rtype, None, "REC_" + name, "LEON3_TRACE_REC_" + name))
     # the memory timing: MEMTIME holds four QEMU properties
     rows.append((reg("MEMTIME"), None, "PMU_MEMTIME", "LEON3_PMU_MEMTIME"))
     for field, prop in (("WRITE", "pmu-mem-write"), ("BURST", "pmu-mem-burst"),
@@ -332,7 +353,10 @@ def main():
     check("the document has the core and extension registers",
           {"GCTRL", "OVF", "CYCCNT", "CYCCTRL", "EVCNT", "EVCTRL", "FEATURES", "IRQLINE",
            "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC", "PIDMATCH", "RANGE_LO",
-           "RANGE_HI", "DSHADOW", "MEMTIME"} <= set(d.regs), str(sorted(d.regs)))
+           "RANGE_HI", "DSHADOW", "MEMTIME", "TRCTRL", "TRTIME_LO"} <= set(d.regs),
+          str(sorted(d.regs)))
+    check("the document has the trace unit's eight record types",
+          sorted(d.records) == list(range(1, 9)), str(d.records))
     window_end = d.number(r"Reserved addresses\s+in 0xC0–(0x[0-9A-F]+)")
 
     rows = facts(d, ncnt, window_end)
@@ -380,7 +404,7 @@ def main():
           f"({len(d.events)} events)", qev == d.events,
           f"only in QEMU: {sorted(set(qev.items()) - set(d.events.items()))}, "
           f"only in the document: {sorted(set(d.events.items()) - set(qev.items()))}")
-    m = re.search(r"\*\*Address ranges\.\*\*(.*?)\*\*PID log\.\*\*", d.text, re.S)
+    m = re.search(r"\*\*Address ranges\.\*\*(.*?)\*\*Trace unit\.\*\*", d.text, re.S)
     doc_af = {int(x, 16) for x in re.findall(r"0x[0-9A-F]{2}", m.group(1))} if m else set()
     check("Documentation: the address ranges say where each event of the table is "
           "attributed", doc_af == set(d.events),

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace unit (extension registers): tags (sethi imm22, %g0) and
+ * events come out as compressed 16-byte records in a buffer given by a
+ * page table, each record as the code that made it says, with the
+ * times the timing model gives that code; the buffer's pages, limit and
+ * watermark; what does not fit is counted and reported; the mode and
+ * PID filters; bad buffers refused.
+ *
+ * qemu-args: -smp 2
+ * qemu-args: -smp 2 -icount shift=5,sleep=off
+ */
+#include "baremetal.h"
+#include "pmu.h"
+
+#define PAGE		4096
+#define NPAGES		4
+#define RECSZ		16
+#define PMU_PID		0x108
+
+static u32 buf[NPAGES][PAGE / 4] __attribute__((aligned(PAGE)));
+static u32 table[NPAGES];
+
+/* Tags: kind << 19 | id (Documentation/tags.md) */
+#define T_ENTRY		0x080001	/* function 1's entry */
+#define T_FENTRY	0x080002	/* function 2's entry ... */
+#define T_FEXIT		0x100002	/* ... and exit */
+#define T_LATCH		0x200001	/* loop 1's latch */
+#define T_EXIT		0x280001	/* loop 1's exit */
+#define T_ULATCH	0x200003	/* loop 3's latch, in user mode */
+
+/*
+ * tagloop(trctrl, en, n): TRCTRL = en; the entry tag; n x (subcc, latch
+ * tag, bne, nop); the exit tag; TRCTRL = 0.  4 cycles an iteration (no
+ * interlock: the tag is between subcc and bne).
+ *
+ * callloop(trctrl, en, n): the same with a call in the loop to a
+ * function with entry and exit tags: n x (call, nop, Fentry, nop,
+ * Fexit, retl, nop, subcc, latch, bne, nop), 13 cycles (JMPL 3).
+ *
+ * usertags(n): n latch tags of loop 3, for user mode.
+ * oddtags(trctrl, en): tags of kinds 0, 6 and 7, and a nop.
+ */
+asm(".text\n"
+    ".global tagloop, tl_entry, tl_latch, tl_exit\n"
+    "tagloop:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "tl_entry:\n"
+    "	sethi	0x080001, %g0\n"
+    "1:	subcc	%o2, 1, %o2\n"
+    "tl_latch:\n"
+    "	sethi	0x200001, %g0\n"
+    "	bne	1b\n"
+    "	 nop\n"
+    "tl_exit:\n"
+    "	sethi	0x280001, %g0\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n"
+    ".global callloop\n"
+    "callloop:\n"
+    "	mov	%o7, %g1\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	sethi	0x080001, %g0\n"
+    "1:	call	2f\n"
+    "	 nop\n"
+    "	subcc	%o2, 1, %o2\n"
+    "	sethi	0x200001, %g0\n"
+    "	bne	1b\n"
+    "	 nop\n"
+    "	sethi	0x280001, %g0\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	jmp	%g1 + 8\n"
+    "	 nop\n"
+    "2:	sethi	0x080002, %g0\n"
+    "	nop\n"
+    "	sethi	0x100002, %g0\n"
+    "	retl\n"
+    "	 nop\n"
+    ".global usertags\n"
+    "usertags:\n"
+    "1:	subcc	%o0, 1, %o0\n"
+    "	sethi	0x200003, %g0\n"
+    "	bne	1b\n"
+    "	 nop\n"
+    "	retl\n"
+    "	 nop\n"
+    ".global oddtags\n"
+    "oddtags:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	sethi	0x000005, %g0\n"
+    "	sethi	0x300006, %g0\n"
+    "	sethi	0x3fffff, %g0\n"
+    "	nop\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n");
+
+void tagloop(u32 trctrl, u32 en, u32 n);
+extern char tl_entry[], tl_latch[], tl_exit[];
+void callloop(u32 trctrl, u32 en, u32 n);
+void usertags(u32 n);
+void oddtags(u32 trctrl, u32 en);
+
+/* Words: type, CPU and field A; field B; field C; the clock's low word */
+struct rec {
+	u32 w0, b, c, time;
+};
+
+/* Record @i of the buffer in its logical order (through the table) */
+static const struct rec *rec(u32 i)
+{
+	u32 off = (i * RECSZ) % (NPAGES * PAGE);
+
+	return (const struct rec *)(table[off / PAGE] + off % PAGE);
+}
+
+static u32 rtime(u32 i)
+{
+	return rec(i)->time;	/* the runs here are far below 2^32 cycles */
+}
+
+/* Record @i is of @type with fields @a (w0 21:0) and @b (w1), on CPU 0. */
+static void want(u32 i, u32 type, u32 a, u32 b, const char *what)
+{
+	const struct rec *r = rec(i);
+
+	is_u32(r->w0, type << 28 | a, "record %u: %s (type %u, CPU 0, 0x%x)",
+	       i, what, type, a);
+	if (type != REC_STOP)
+		is_u32(r->b, b, "record %u: %s: %u", i, what, b);
+}
+
+static void want_end(u32 n)
+{
+	is_u32(rec(n)->w0, 0, "record %u: nothing more", n);
+	is_u32(lda_asi2(PMU_TRHEAD), n * RECSZ, "TRHEAD: %u records written", n);
+}
+
+/* Off, status and loss cleared, an empty buffer of @pages identity pages */
+static void setup(u32 pages, u32 head, u32 limit, u32 wmark)
+{
+	u32 i;
+
+	sta_asi2(PMU_TRCTRL, TRACE_CLR);
+	sta_asi2(PMU_TRLOST, 0);
+	memset(buf, 0, sizeof(buf));
+	for (i = 0; i < NPAGES; i++)
+		table[i] = (u32)buf[i];
+	sta_asi2(PMU_TRTABLE, (u32)table);
+	sta_asi2(PMU_TRPAGES, pages);
+	sta_asi2(PMU_TRHEAD, head);
+	sta_asi2(PMU_TRLIMIT, limit);
+	sta_asi2(PMU_TRWMARK, wmark);
+	sta_asi2(PMU_OVF, OVF_TRACE);
+}
+
+#define ROOM	(NPAGES * PAGE)
+#define NEVER	0x80000000u	/* a watermark the head does not reach */
+
+static void test_registers(void)
+{
+	u32 a;
+
+	ok(lda_asi2(PMU_FEATURES) & FEAT_TRACE, "FEATURES advertises the trace unit");
+	for (a = PMU_TRCTRL; a <= PMU_TRTIME_LO; a += 4)
+		is_u32(lda_asi2(a), 0, "trace register 0x%x reads 0 after reset", a);
+	sta_asi2(PMU_TRHEAD, 0x1234567f);
+	is_u32(lda_asi2(PMU_TRHEAD), 0x12345670, "TRHEAD: 3:0 read 0 (16-byte records)");
+	sta_asi2(PMU_TRLIMIT, 0xffffffff);
+	is_u32(lda_asi2(PMU_TRLIMIT), 0xfffffff0, "TRLIMIT: 3:0 read 0");
+	sta_asi2(PMU_TRWMARK, 0x31);
+	is_u32(lda_asi2(PMU_TRWMARK), 0x30, "TRWMARK: 3:0 read 0");
+	sta_asi2(PMU_TRTABLE, 0x40000003);
+	is_u32(lda_asi2(PMU_TRTABLE), 0x40000000, "TRTABLE: 1:0 read 0");
+	sta_asi2(PMU_TRTIME_HI, 0x12);
+	sta_asi2(PMU_TRTIME_LO, 0x345);
+	is_u32(lda_asi2(PMU_TRTIME_HI), 0x12, "TRTIME_HI is written and read");
+	is_u32(lda_asi2(PMU_TRTIME_LO), 0x345, "TRTIME_LO is written and read");
+	sta_asi2(PMU_TRTIME_HI, 0);
+	sta_asi2(PMU_TRTIME_LO, 0);
+
+	/* No buffer (TRPAGES 0): enabling stops the unit with ERR at once. */
+	sta_asi2(PMU_TRCTRL, 0xffffffff & ~TRACE_CLR);
+	is_u32(lda_asi2(PMU_TRCTRL), 0x7f | TRACE_ERR,
+	       "TRCTRL all ones without a buffer: bits 6:0 and ERR (9), reserved 0");
+	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "OVF bit 7 says the unit stopped");
+	ok(lda_asi2(PMU_OVF) & OVF_IRQ, "... and with IRQEN the interrupt is pending");
+	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
+	sta_asi2(PMU_TRCTRL, 0);
+	is_u32(lda_asi2(PMU_TRLOST), 2, "the START and STOP records it could not write are lost");
+	sta_asi2(PMU_TRCTRL, TRACE_CLR);
+	is_u32(lda_asi2(PMU_TRCTRL), 0, "CLR clears ERR");
+	sta_asi2(PMU_OVF, OVF_TRACE);
+	is_u32(lda_asi2(PMU_OVF), 0, "OVF bit 7 is write-1-to-clear");
+}
+
+static void test_loop(void)
+{
+	u32 t0;
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_PID, 77);
+	t0 = lda_asi2(PMU_TRTIME_LO);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 1000);
+	want(0, REC_START, 0, 77, "START with the PID");
+	want(1, REC_TAG, T_ENTRY, 1, "the entry tag, once");
+	want(2, REC_TAG, T_LATCH, 1000, "the latch tag: one record for 1000 runs");
+	want(3, REC_TAG, T_EXIT, 1, "the exit tag, once");
+	want(4, REC_STOP, 0, 0, "STOP");
+	want_end(5);
+	is_u32(rtime(0), t0, "START at the clock's time (it stands while the unit is off)");
+	is_u32(rtime(1) - rtime(0), 0, "the entry tag right after the enabling store (not timed)");
+	is_u32(rtime(2) - rtime(1), 2, "the first latch 2 cycles later (entry tag, subcc)");
+	is_u32(rtime(3) - rtime(2), 4 * 1000 - 1,
+	       "the exit tag 1000 iterations of 4 cycles after the first latch, less its subcc");
+	is_u32(rtime(4) - rtime(3), 1, "STOP after the exit tag's cycle");
+	is_u32(lda_asi2(PMU_TRTIME_LO), rtime(4), "TRTIME stops with the unit");
+	is_u32(rec(0)->c, 0, "START: the clock's high word (0)");
+	is_u32(rec(1)->c, (u32)tl_entry, "TAG: the entry tag's PC");
+	is_u32(rec(2)->c, (u32)tl_latch, "TAG: the latch tag's PC");
+	is_u32(rec(3)->c, (u32)tl_exit, "TAG: the exit tag's PC");
+}
+
+/* The clock's high word: in START, and in a TIME record when it changes. */
+static void test_time(void)
+{
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRTIME_HI, 1);
+	sta_asi2(PMU_TRTIME_LO, 0xffffff00u);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 1000);
+	want(0, REC_START, 0, 77, "START");
+	is_u32(rec(0)->c, 1, "START: high word 1");
+	is_u32(rtime(0), 0xffffff00u, "... low word as TRTIME_LO was set");
+	want(1, REC_TAG, T_ENTRY, 1, "entry");
+	want(2, REC_TAG, T_LATCH, 1000, "latch");
+	want(3, REC_TIME, 0, 0, "TIME: the high word changed in the loop");
+	is_u32(rec(3)->c, 2, "... to 2");
+	want(4, REC_TAG, T_EXIT, 1, "exit");
+	is_u32(rtime(4) - rtime(2), 4 * 1000 - 1, "the exit's low word, across the carry");
+	want(5, REC_STOP, 0, 0, "STOP");
+	want_end(6);
+	is_u32(lda_asi2(PMU_TRTIME_HI), 2, "TRTIME_HI 2");
+	sta_asi2(PMU_TRTIME_HI, 0);
+	sta_asi2(PMU_TRTIME_LO, 0);
+}
+
+static void test_repeat(void)
+{
+	u32 t0 = lda_asi2(PMU_TRTIME_LO);
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 100);
+	want(0, REC_START, 0, 77, "START");
+	want(1, REC_TAG, T_ENTRY, 1, "entry");
+	want(2, REC_TAG, T_FENTRY, 1, "the first iteration: the call's entry");
+	want(3, REC_TAG, T_FEXIT, 1, "... its exit");
+	want(4, REC_TAG, T_LATCH, 1, "... the latch");
+	want(5, REC_REPEAT, 3, 99, "REPEAT: the last 3 records 99 times more");
+	want(6, REC_TAG, T_EXIT, 1, "the loop's exit");
+	want(7, REC_STOP, 0, 0, "STOP");
+	want_end(8);
+	is_u32(rtime(0), t0, "START at the time the last STOP left the clock");
+	is_u32(rtime(2) - rtime(1), 3, "the call's entry tag: entry tag, call, nop");
+	is_u32(rtime(5) - rtime(2), 13, "REPEAT: at the second iteration, 13 cycles on");
+	is_u32(rtime(6) - rtime(2), 13 * 100 - 2, "the exit tag: 100 iterations on, less call and nop");
+}
+
+static void test_odd_tags(void)
+{
+	setup(NPAGES, 0, ROOM, NEVER);
+	oddtags(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	want(0, REC_START, 0, 77, "START");
+	want(1, REC_TAG, 0x000005, 1, "a tag of kind 0 is recorded as it is");
+	want(2, REC_TAG, 0x300006, 1, "... of kind 6");
+	want(3, REC_TAG, 0x3fffff, 1, "... of kind 7");
+	want(4, REC_STOP, 0, 0, "STOP: the nop (sethi 0, %g0) is no tag");
+	want_end(5);
+}
+
+static volatile u32 sink;
+
+static void test_events(void)
+{
+	u32 i, n = 0, ovf = 0, t;
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PIDREC);
+	sta_asi2(PMU_PID, 5);
+	sta_asi2(PMU_PID, 6);
+	sta_asi2(PMU_TRCTRL, 0);
+	want(0, REC_START, 0, 77, "START");
+	want(1, REC_PID, 0, 5, "a PID write");
+	want(2, REC_PID, 0, 6, "another");
+	want(3, REC_STOP, 0, 0, "STOP");
+	want_end(4);
+	sta_asi2(PMU_PID, 77);
+
+	/* The cycle counter wraps while the unit records overflows. */
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
+	sta_asi2(PMU_CYCCNT, 0xffffff00u);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_OVFREC);
+	sta_asi2(PMU_GCTRL, GCTRL_EN);
+	for (i = 0; i < 100; i++)
+		sink = i;
+	sta_asi2(PMU_GCTRL, 0);
+	sta_asi2(PMU_TRCTRL, 0);
+	sta_asi2(PMU_CYCCTRL, 0);
+	sta_asi2(PMU_OVF, OVF_CYC);
+	for (i = 0; i < 8 && rec(i)->w0; i++) {
+		n++;
+		if (rec(i)->w0 >> 28 == REC_OVERFLOW) {
+			ovf++;
+			is_u32(rec(i)->w0 & 0x3fffff, OVF_CYC, "OVERFLOW: the cycle counter's OVF bit");
+			t = rtime(i);
+		}
+	}
+	is_u32(ovf, 1, "one OVERFLOW record for one wrap");
+	is_u32(n, 3, "START, OVERFLOW, STOP");
+	ok(ovf && t > rtime(0) + 0x100 && t <= rtime(2),
+	   "it comes after the 256 cycles to the wrap, before STOP");
+}
+
+static void test_full(void)
+{
+	setup(NPAGES, 0, 3 * RECSZ, NEVER);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 10);
+	want(0, REC_START, 0, 77, "START");
+	want(1, REC_TAG, T_ENTRY, 1, "the records before the loss are intact: entry");
+	want(2, REC_TAG, T_LATCH, 10, "... latch");
+	want_end(3);
+	ok(lda_asi2(PMU_TRCTRL) & TRACE_FULL, "FULL: room for 3 records, 5 to write");
+	is_u32(lda_asi2(PMU_TRLOST), 2, "TRLOST: the exit tag and STOP");
+	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "OVF bit 7: the unit stopped");
+	is_u32(lda_asi2(PMU_OVF) & OVF_IRQ, 0, "... no interrupt without IRQEN");
+
+	/* More room, and CLR: a LOST record first. */
+	sta_asi2(PMU_TRLIMIT, 7 * RECSZ);
+	tagloop(PMU_TRCTRL, TRACE_CLR | TRACE_EN | TRACE_SU, 5);
+	want(3, REC_LOST, 0, 2, "after CLR: LOST, with what was lost");
+	want(4, REC_START, 0, 77, "START");
+	want(5, REC_TAG, T_ENTRY, 1, "entry");
+	want(6, REC_TAG, T_LATCH, 5, "latch");
+	want_end(7);
+	is_u32(lda_asi2(PMU_TRLOST), 2, "lost again: exit and STOP");
+	is_u32(rtime(3), rtime(4), "LOST has the time recording resumed");
+
+	/* Full while the tags run: every tag after it counts. */
+	setup(NPAGES, 0, 2 * RECSZ, NEVER);
+	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 50);
+	want(0, REC_START, 0, 77, "START");
+	want(1, REC_TAG, T_ENTRY, 1, "entry");
+	want_end(2);
+	is_u32(lda_asi2(PMU_TRLOST), 3 * 50 + 2, "TRLOST: the 150 tags of the loop, the exit and STOP");
+	sta_asi2(PMU_OVF, OVF_TRACE);
+}
+
+static void test_watermark(void)
+{
+	setup(NPAGES, 0, ROOM, 2 * RECSZ);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 3);
+	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "watermark after 2 records: OVF bit 7");
+	is_u32(lda_asi2(PMU_OVF) & OVF_IRQ, 0, "... no interrupt without IRQEN");
+	ok(!(lda_asi2(PMU_TRCTRL) & TRACE_FULL), "... the unit goes on");
+	want_end(5);
+
+	setup(NPAGES, 0, ROOM, 2 * RECSZ);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IRQEN, 3);
+	ok(lda_asi2(PMU_OVF) & OVF_IRQ, "with IRQEN: the PMU's interrupt is pending");
+	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
+	sta_asi2(PMU_OVF, OVF_TRACE);
+	is_u32(lda_asi2(PMU_OVF), 0, "IRQCLR and OVF bit 7 cleared");
+}
+
+static void test_pages(void)
+{
+	const struct rec *r;
+
+	/* Two pages, the table in reverse; start 2 records before the end. */
+	setup(2, 2 * PAGE - 2 * RECSZ, 2 * PAGE + ROOM, NEVER);
+	table[0] = (u32)buf[1];
+	table[1] = (u32)buf[0];
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 8);
+	r = (const struct rec *)((u32)buf[0] + PAGE - 2 * RECSZ);
+	is_u32(r[0].w0 >> 28, REC_START, "START in the table's second page (buf[0]), at its end");
+	is_u32(r[1].w0, REC_TAG << 28 | T_ENTRY, "the entry tag after it");
+	r = (const struct rec *)buf[1];
+	is_u32(r[0].w0, REC_TAG << 28 | T_LATCH, "the head wrapped to the table's first page (buf[1])");
+	is_u32(r[1].w0, REC_TAG << 28 | T_EXIT, "the exit tag after it");
+	is_u32(r[2].w0 >> 28, REC_STOP, "STOP");
+	is_u32(lda_asi2(PMU_TRHEAD), 2 * PAGE + 3 * RECSZ, "TRHEAD runs on; the buffer position wraps");
+}
+
+static void test_filters(void)
+{
+	/* User mode only (no SU): the kernel's tags are not seen. */
+	setup(NPAGES, 0, ROOM, NEVER);
+	tagloop(PMU_TRCTRL, TRACE_EN, 10);
+	want(0, REC_START, 0, 77, "user only: START");
+	want(1, REC_STOP, 0, 0, "... STOP; no supervisor tags");
+	want_end(2);
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN);
+	to_user();
+	usertags(50);
+	to_supervisor();
+	sta_asi2(PMU_TRCTRL, 0);
+	want(1, REC_TAG, T_ULATCH, 50, "user only: the user-mode tags");
+	want(2, REC_STOP, 0, 0, "STOP");
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_NU);
+	to_user();
+	usertags(50);
+	to_supervisor();
+	sta_asi2(PMU_TRCTRL, 0);
+	want(1, REC_STOP, 0, 0, "NU: user-mode tags are not seen");
+
+	/* PF: only while PID == TRPID */
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRPID, 42);
+	sta_asi2(PMU_PID, 41);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF, 10);
+	want(1, REC_STOP, 0, 0, "PF, PID 41 for TRPID 42: no tags");
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_PID, 42);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF, 10);
+	want(0, REC_START, 0, 42, "PF, PID 42: START");
+	want(2, REC_TAG, T_LATCH, 10, "... and the tags");
+	want_end(5);
+	sta_asi2(PMU_PID, 77);
+}
+
+/* The unit must refuse buffers that are not RAM, and stop. */
+static void bad_buffer(u32 tab, u32 pages, u32 page0, const char *what)
+{
+	setup(NPAGES, 0, ROOM, NEVER);
+	table[0] = page0;
+	sta_asi2(PMU_TRTABLE, tab);
+	sta_asi2(PMU_TRPAGES, pages);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 10);
+	ok(lda_asi2(PMU_TRCTRL) & TRACE_ERR, "%s: ERR", what);
+	is_u32(lda_asi2(PMU_TRHEAD), 0, "%s: nothing written", what);
+	is_u32(lda_asi2(PMU_TRLOST), 14, "%s: START, 12 tags and STOP lost", what);
+	is_u32(((const u32 *)buf[0])[0], 0, "%s: RAM untouched", what);
+}
+
+static void test_bad_buffers(void)
+{
+	bad_buffer((u32)table, 3, (u32)buf[0], "3 pages (not a power of two)");
+	bad_buffer(UART_BASE, 1, (u32)buf[0], "the table on the APB bus");
+	bad_buffer((u32)table, 1, UART_BASE & ~(PAGE - 1), "a page on the APB bus");
+	bad_buffer((u32)table, 1, (u32)buf[0] + 16, "a page not page-aligned");
+	bad_buffer((u32)table, 1, 0, "a page at 0 (the PROM)");
+	sta_asi2(PMU_OVF, OVF_TRACE);
+	sta_asi2(PMU_TRCTRL, TRACE_CLR);
+	sta_asi2(PMU_TRLOST, 0);
+}
+
+static volatile u32 cpu1_done;
+static u32 cpu1_table[1], cpu1_buf[PAGE / 4] __attribute__((aligned(PAGE)));
+
+/* Each CPU has its own unit: CPU 1 traces into its own buffer. */
+void secondary_main(unsigned int cpu)
+{
+	cpu1_table[0] = (u32)cpu1_buf;
+	sta_asi2(PMU_TRTABLE, (u32)cpu1_table);
+	sta_asi2(PMU_TRPAGES, 1);
+	sta_asi2(PMU_TRLIMIT, PAGE);
+	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 4);
+	cpu1_done = 1;
+	cpu_idle();
+}
+
+static void test_cpu1(void)
+{
+	if (smp_ncpus() < 2) {
+		skip("each CPU has its own trace unit", "1 CPU");
+		return;
+	}
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	start_cpu(1);
+	ok(wait_for(cpu1_done, WAIT_LONG), "CPU 1 ran its loop");
+	sta_asi2(PMU_TRCTRL, 0);
+	is_u32(cpu1_buf[0], REC_START << 28 | 1 << 24, "CPU 1's START in its buffer, CPU field 1");
+	is_u32(cpu1_buf[4 * 2], REC_TAG << 28 | 1 << 24 | T_LATCH, "CPU 1's latch tag");
+	is_u32(cpu1_buf[4 * 2 + 1], 4, "... 4 times");
+	is_u32(cpu1_buf[4 * 2 + 2], (u32)tl_latch, "... at its PC");
+	is_u32(rec(0)->w0 >> 28, REC_START, "CPU 0's unit: START");
+	is_u32(rec(1)->w0 >> 28, REC_STOP, "CPU 0's unit: nothing of CPU 1's tags");
+}
+
+int main(void)
+{
+	test_registers();
+	test_loop();
+	test_time();
+	test_repeat();
+	test_odd_tags();
+	test_events();
+	test_full();
+	test_watermark();
+	test_pages();
+	test_filters();
+	test_bad_buffers();
+	test_cpu1();
+	sta_asi2(PMU_PID, 0);
+	return 0;
+}
