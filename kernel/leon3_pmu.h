@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The LEON3 PMU's registers (Documentation/pmu-registers.md) and what the
- * two parts of the leon3_pmu module share: the perf PMU (leon3_pmu_core.c)
- * and the PID log (leon3_pmu_pidlog.c).
+ * three parts of the leon3_pmu module share: the perf PMU
+ * (leon3_pmu_core.c), the PID log (leon3_pmu_pidlog.c) and the trace unit's
+ * PMU (leon3_pmu_trace.c).
  */
 #ifndef LEON3_PMU_H
 #define LEON3_PMU_H
@@ -27,11 +28,19 @@
 #define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
 #define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
 #define PMU_DSHADOW(k)		(0x180 + 4 * (k))	/* shadow D-cache k */
+#define PMU_TRCTRL		0x1a0	/* the trace unit */
+#define PMU_TRTABLE		0x1a8
+#define PMU_TRPAGES		0x1ac
+#define PMU_TRHEAD		0x1b0
+#define PMU_TRLIMIT		0x1b4
+#define PMU_TRWMARK		0x1b8
+#define PMU_TRLOST		0x1bc
 
 #define GCTRL_EN		BIT(0)
 #define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
 #define GCTRL_IRQCLR		BIT(31)
 #define OVF_COUNTERS		0x7fU	/* bit c: counter c overflowed */
+#define OVF_TRACE		BIT(7)	/* the trace unit's watermark, or it stopped */
 #define OVF_IRQ			BIT(31)
 #define CTRL_EVENT		0xffU
 #define CTRL_EN			BIT(8)
@@ -47,11 +56,21 @@
 #define FEAT_AF			BIT(3)
 #define FEAT_SHADOW		BIT(4)
 #define FEAT_MEMTIME		BIT(5)	/* the write buffer's timing */
+#define FEAT_TRACE		BIT(6)	/* the trace unit */
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define PIDLOG_EN		BIT(0)
 #define PIDLOG_CLR		BIT(1)
 #define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
 #define PIDLOG_OVF		BIT(31)
+#define TRACE_EN		BIT(0)
+#define TRACE_SU		BIT(1)
+#define TRACE_NU		BIT(2)
+#define TRACE_PIDREC		BIT(4)
+#define TRACE_OVFREC		BIT(5)
+#define TRACE_IRQEN		BIT(6)
+#define TRACE_CLR		BIT(7)
+#define TRACE_FULL		BIT(8)
+#define TRACE_ERR		BIT(9)
 /* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
 #define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
 #define DSHADOW_SETS(v)		(((v) >> 24) & 7)	/* ways - 1 */
@@ -77,5 +96,10 @@ static inline void leon3_pmu_reg_write(u32 addr, u32 v)
 int leon3_pmu_pidlog_init(void);
 void leon3_pmu_pidlog_exit(void);
 void leon3_pmu_pidlog_switch(void);
+
+/* The trace unit: the perf PMU leon3_trace (leon3_pmu_trace.c) */
+int leon3_trace_init(bool irq);
+void leon3_trace_exit(void);
+void leon3_trace_handle_irq(void);
 
 #endif /* LEON3_PMU_H */

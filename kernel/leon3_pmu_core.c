@@ -680,7 +680,7 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	int idx, timer;
 
 	/* Bit 31 alone: leon3_pmu_stop() took the counter's overflow. */
-	if (!(leon3_pmu_reg_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS)))
+	if (!(leon3_pmu_reg_read(PMU_OVF) & (OVF_IRQ | OVF_COUNTERS | OVF_TRACE)))
 		return IRQ_NONE;
 	start = sched_clock();
 	timer = leon3_pmu_irq_time_start(hw);
@@ -693,7 +693,10 @@ static irqreturn_t leon3_pmu_handle_irq(int irq, void *dev)
 	 * are in its next read.
 	 */
 	leon3_pmu_reg_write(PMU_GCTRL, (leon3_pmu_reg_read(PMU_GCTRL) & GCTRL_EN) | GCTRL_IRQCLR);
-	ovf = leon3_pmu_reg_read(PMU_OVF) & OVF_COUNTERS;
+	ovf = leon3_pmu_reg_read(PMU_OVF);
+	if (ovf & OVF_TRACE)
+		leon3_trace_handle_irq();
+	ovf &= OVF_COUNTERS;
 	leon3_pmu_reg_write(PMU_OVF, ovf);
 
 	for_each_set_bit(idx, &ovf, LEON3_PMU_COUNTERS) {
@@ -938,6 +941,8 @@ static void leon3_pmu_reset_cpu(void *info)
 	leon3_pmu_reg_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
 	if (leon3_pmu_features & FEAT_PIDLOG)
 		leon3_pmu_reg_write(PMU_PIDLOG, PIDLOG_CLR);
+	if (leon3_pmu_features & FEAT_TRACE)
+		leon3_pmu_reg_write(PMU_TRCTRL, TRACE_CLR);
 }
 
 /*
@@ -1092,6 +1097,11 @@ static int __init leon3_pmu_init(void)
 	if (ret)
 		goto fail_pidlog;
 	leon3_pmu_registered = true;
+	if (leon3_pmu_features & FEAT_TRACE) {
+		ret = leon3_trace_init(leon3_pmu_irqen);
+		if (ret)
+			goto fail_pmu;
+	}
 
 	if (leon3_pmu_irqen)
 		pr_info("%d event counters and a cycle counter per CPU, overflow interrupts\n",
@@ -1101,6 +1111,9 @@ static int __init leon3_pmu_init(void)
 			GCTRL_NCNT(gctrl), LEON3_PMU_POLL_MS);
 	return 0;
 
+fail_pmu:
+	perf_pmu_unregister(&leon3_pmu);
+	leon3_pmu_registered = false;
 fail_pidlog:
 	if (leon3_pmu_features & FEAT_PIDLOG)
 		leon3_pmu_pidlog_exit();
@@ -1114,6 +1127,8 @@ fail_irqs:
 
 static void __exit leon3_pmu_exit(void)
 {
+	if (leon3_pmu_features & FEAT_TRACE)
+		leon3_trace_exit();
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
 	if (leon3_pmu_features & FEAT_PIDLOG)

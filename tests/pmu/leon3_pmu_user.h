@@ -13,18 +13,27 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* The PMU's perf type from sysfs, or -1 (module not loaded) */
-static inline int leon3_pmu_type(void)
+/* The perf type of the PMU @name from sysfs, or -1 (none) */
+static inline int leon3_pmu_type_of(const char *name)
 {
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/type", "r");
+	char path[128];
+	FILE *f;
 	int type = -1;
 
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%d", &type) != 1)
 			type = -1;
 		fclose(f);
 	}
 	return type;
+}
+
+/* The leon3_pmu's perf type, or -1 (module not loaded) */
+static inline int leon3_pmu_type(void)
+{
+	return leon3_pmu_type_of("leon3_pmu");
 }
 
 /* n iterations of subcc, bne, nop after a mov: 3n + 1 instructions */

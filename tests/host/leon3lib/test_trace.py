@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+"""leon3lib.trace: the record types as Documentation/pmu-registers.md
+lists them, and the expansion of compressed records built by hand."""
+
+import struct
+import unittest
+
+import libpath  # noqa: F401
+from leon3lib import trace
+
+
+def rec(kind, a=0, b=0, c=0, time=0, cpu=0):
+    """The four words of a record of type KIND (a name)"""
+    return (trace.NUMBERS[kind] << 28 | cpu << 24 | a, b, c, time)
+
+
+def dump(*recs):
+    return [f"rec {w0:08x} {w1:08x} {w2:08x} {w3:08x}" for w0, w1, w2, w3 in recs]
+
+
+class Trace(unittest.TestCase):
+    def test_types(self):
+        """the document's eight record types, 1 to 8"""
+        self.assertEqual(trace.TYPES, {1: "TAG", 2: "REPEAT", 3: "START", 4: "PID",
+                                       5: "OVERFLOW", 6: "LOST", 7: "STOP", 8: "TIME"})
+
+    def test_parse(self):
+        """the fields of each word; big-endian bytes as the unit writes them"""
+        words = rec("TAG", 0x200001, 1000, 0x10594, 77, cpu=3)
+        r = trace.parse(words)
+        self.assertEqual(r, trace.Record("TAG", 3, 0x200001, 1000, 0x10594, 77))
+        self.assertEqual(trace.from_bytes(struct.pack(">IIII", *words) + b"\0" * 7), [r])
+        self.assertEqual(trace.from_dump(dump(words) + ["head 16 tail 0"]), [r])
+        self.assertEqual(trace.parse((0x9 << 28, 0, 0, 0)).type, "type-9")
+
+    def test_runs_and_repeat(self):
+        """a TAG record's tag as often as it ran; REPEAT the last p TAG
+        records n times more, TIME records not among them"""
+        d = trace.expand(trace.from_dump(dump(
+            rec("START", b=5, c=0, time=10), rec("TAG", 1, 1, 0x100, 12),
+            rec("TAG", 2, 2, 0x104, 13), rec("TAG", 3, 1, 0x108, 15),
+            rec("TIME", c=1, time=2), rec("REPEAT", 2, 3, time=20),
+            rec("TAG", 4, 1, 0x10c, 30), rec("STOP", time=31))))
+        tags = [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+        self.assertEqual(tags, [(1, 0x100), (2, 0x104), (2, 0x104), (3, 0x108)] +
+                         [(2, 0x104), (2, 0x104), (3, 0x108)] * 3 + [(4, 0x10c)])
+        self.assertEqual((d.records, d.tags, d.errors), (8, 14, []))
+        self.assertEqual([e.kind for e in d.events if e.kind != "TAG"], ["START", "STOP"])
+        self.assertEqual(trace.tag_counts(d.events), {0x100: 1, 0x104: 8, 0x108: 4, 0x10c: 1})
+
+    def test_time(self):
+        """the clock's high word from START, LOST and TIME; a repeated tag has no time"""
+        d = trace.expand(trace.from_dump(dump(
+            rec("TAG", 1, 1, 0x100, 5),                      # before any high word
+            rec("START", b=1, c=2, time=0xfffffff0), rec("TAG", 1, 1, 0x100, 0xfffffff8),
+            rec("TIME", c=3, time=4), rec("TAG", 2, 1, 0x104, 4), rec("REPEAT", 2, 1, time=9))))
+        times = [e.time for e in d.events]
+        self.assertEqual(times, [None, 2 << 32 | 0xfffffff0, 2 << 32 | 0xfffffff8,
+                                 3 << 32 | 4, None, None])
+
+    def test_errors(self):
+        """a REPEAT without its records is an error, not a guess; an event
+        record ends the records a REPEAT may refer to; zeroes are no record"""
+        d = trace.expand(trace.from_dump(dump(
+            rec("TAG", 1, 1, 0x100), rec("PID", b=7), rec("REPEAT", 1, 5), (0, 0, 0, 0))))
+        self.assertEqual(len(d.errors), 1)
+        self.assertIn("REPEAT of 1 records after 0 TAG records", d.errors[0])
+        self.assertEqual([(e.kind, e.b) for e in d.events], [("TAG", 0), ("PID", 7)])
+        self.assertEqual(d.records, 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
+"""The trace unit under Linux: the leon3_trace PMU (kernel/leon3_pmu_trace.c)
+records a process's tags into its AUX area.  tests/pmu/trace-aux.c opens
+the event on a program as perf record would and prints the records, which
+tools/leon3lib/trace.py expands again; each trace is held to the code
+that made it:
+
+- tests/pmu/trace-work.c's hand-tagged loops: the tags, each at the
+  address of its symbol, in the order and number the code runs them (a
+  loop of 1000 iterations, one with a call in its body, nested loops of
+  1 to 30 trips), from a handful of records: a run of one tag is one
+  record, a repeated path one REPEAT record;
+- tests/guest-binaries/tags-loops.c built with the tag plugin: each
+  tag's runs in the trace equal its runs in QEMU's log of every
+  instruction of the same program in user mode (tools/leon3-tags
+  --exec-log), and the loops' trips are the arguments';
+- an AUX area too small for the trace: a PERF_RECORD_AUX flagged
+  truncated, and the records before the loss intact (a prefix of the
+  program's tags); in snapshot mode the unit overwrites, and the last
+  records are the end of the program's tags;
+- a process the event does not follow (a child of the traced shell)
+  records no tag;
+- bad input: an unknown config bit, a sampling frequency, excluding
+  both user and kernel: EINVAL (a period, which perf record sets to 1
+  for AUX events, means nothing); a second event on the same task:
+  EBUSY (the unit is exclusive)."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from lib import TOP, CC, check, not_ok, build_guest, guest_sections, exit_code  # noqa: E402
+from leon3lib import trace  # noqa: E402
+
+PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
+QEMU_USER = os.path.join(TOP, "build/bin/qemu-sparc")
+LEON3_TAGS = os.path.join(TOP, "tools/leon3-tags")
+PERF_AUX_FLAG_TRUNCATED = 0x01
+PERF_AUX_FLAG_OVERWRITE = 0x02
+EINVAL, EBUSY = 22, 16
+
+# Tags: kind << 19 | id
+ENTRY, FENTRY, FEXIT = 0x080001, 0x080002, 0x100002
+LATCH, EXIT = 0x200001, 0x280001
+IENTRY, ILATCH, IEXIT = 0x180002, 0x200002, 0x280002
+
+GUEST = """
+echo == loop; /root/trace-aux /root/trace-work loop 1000; echo exit $?
+echo == call; /root/trace-aux /root/trace-work call 500; echo exit $?
+echo == nest; /root/trace-aux /root/trace-work nest 30; echo exit $?
+echo == small; /root/trace-aux -a 1 /root/trace-work nest 200; echo exit $?
+echo == snapshot; /root/trace-aux -S -a 1 /root/trace-work nest 200; echo exit $?
+echo == plugin; /root/trace-aux /root/tags-loops 7 9; echo exit $?
+echo == child; /root/trace-aux sh -c '/root/trace-work loop 50; true'; echo exit $?
+echo == bad-config; /root/trace-aux -e -c 4 /root/trace-work loop 1
+echo == bad-freq; /root/trace-aux -e -F 1000 /root/trace-work loop 1
+echo == period; /root/trace-aux -P 1 /root/trace-work loop 10; echo exit $?
+echo == bad-exclude; /root/trace-aux -e -U /root/trace-work loop 1
+echo == second; /root/trace-aux -2 /root/trace-work loop 1; echo exit $?
+echo == end
+"""
+
+
+def symbols(path):
+    """{name: address} of the ELF file's symbols (nm)"""
+    nm = CC.replace("gcc", "nm")
+    out = subprocess.run([nm, path], capture_output=True, text=True).stdout
+    return {f[2]: int(f[0], 16) for f in (x.split() for x in out.splitlines()) if len(f) == 3}
+
+
+def tags_of(lines):
+    """(decoded, [(imm22, pc) of each tag that ran])"""
+    d = trace.expand(trace.from_dump(lines))
+    return d, [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+
+
+def aux_flags(lines):
+    return [int(x.split()[3]) for x in lines if x.startswith("aux ")]
+
+
+def check_exact(name, lines, want, least_records, period=1):
+    """The tags of LINES are WANT, in LEAST_RECORDS TAG and REPEAT records
+    when the process ran without a context switch; each switch (a STOP
+    and a START record) may cut a run in two, or a repeated path of
+    PERIOD records, which then takes up to two copies and a REPEAT again."""
+    d, got = tags_of(lines)
+    check(f"{name}: the program ran to its end under the trace", exit_code(lines) == 0 and
+          any(x.startswith("done ") for x in lines), " | ".join(lines[-4:]))
+    check(f"{name}: every record decodes", not d.errors, str(d.errors))
+    first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+    check(f"{name}: the trace's tags are the code's, in order: {len(want)} tags",
+          got == want, f"{len(got)} tags; first difference at {first}: "
+          f"{got[first] if first is not None else None} for {want[first] if first is not None else None}")
+    recs = trace.from_dump(lines)
+    n = sum(r.type in ("TAG", "REPEAT") for r in recs)
+    switches = sum(r.type == "START" for r in recs) - 1
+    most = least_records + switches * (2 * period + 1)
+    check(f"{name}: in {n} TAG and REPEAT records, {least_records} and at most "
+          f"{2 * period + 1} more for each of the {switches} context switches: runs and "
+          "repeats are one record each", least_records <= n <= most, str(recs[:8]))
+    return d
+
+
+def loop_tags(s, n):
+    return [(ENTRY, s["tw_entry"])] + [(LATCH, s["tw_latch"])] * n + [(EXIT, s["tw_exit"])]
+
+
+def call_tags(s, n):
+    body = [(FENTRY, s["tw_fentry"]), (FEXIT, s["tw_fexit"]), (LATCH, s["tw_clatch"])]
+    return [(ENTRY, s["tw_centry"])] + body * n + [(EXIT, s["tw_cexit"])]
+
+
+def nest_tags(s, n):
+    out = [(ENTRY, s["tw_nentry"])]
+    for i in range(1, n + 1):
+        out += [(IENTRY, s["tw_ientry"])] + [(ILATCH, s["tw_ilatch"])] * i + \
+               [(IEXIT, s["tw_iexit"]), (LATCH, s["tw_olatch"])]
+    return out + [(EXIT, s["tw_oexit"])]
+
+
+def exec_log_runs(tmp, prog, args):
+    """tools/leon3-tags' listing with each tag's runs from QEMU's exec log"""
+    log = os.path.join(tmp, "exec.log")
+    subprocess.run([QEMU_USER, "-cpu", "LEON3", "-one-insn-per-tb", "-d", "exec,nochain",
+                    "-D", log, prog, *args], capture_output=True, check=True)
+    return subprocess.run([LEON3_TAGS, "--exec-log", log, prog], capture_output=True,
+                          text=True).stdout
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            aux = build_guest(tmp, "trace-aux", f"-I{TOP}/tests/pmu")
+            work = build_guest(tmp, "trace-work")
+        except RuntimeError as e:
+            not_ok(str(e))
+            return
+        loops = os.path.join(tmp, "tags-loops")
+        cc = subprocess.run([CC, "-static", "-O2", f"-fplugin={PLUGIN}",
+                             os.path.join(TOP, "tests/guest-binaries/tags-loops.c"), "-o", loops],
+                            capture_output=True, text=True)
+        if cc.returncode:
+            not_ok(f"tags-loops.c builds with the tag plugin: {cc.stderr[:300]}")
+            return
+        s, why = guest_sections(tmp, GUEST, [aux, work, loops], "--timeout", "600")
+        if s is None:
+            not_ok(f"the guest runs the traced programs: {why}")
+            return
+        sym = symbols(work)
+
+        d = check_exact("loop 1000", s["loop"], loop_tags(sym, 1000), 3)
+        starts = [e for e in d.events if e.kind == "START"]
+        pid = [x.split()[1] for x in s["loop"] if x.startswith("itrace_start ")]
+        check("loop 1000: START records with the traced process's PID (PERF_RECORD_ITRACE_START)",
+              starts and pid and all(str(e.b) == pid[0] for e in starts), f"{starts[:2]} {pid}")
+        ts = [e.time for e in d.events if e.kind == "TAG" and e.time is not None]
+        check("loop 1000: the exit tag at least 1000 iterations of 4 cycles after the first "
+              "latch (the timing table; more if an interrupt came between)",
+              len(ts) >= 3 and ts[-1] - ts[1] >= 4 * 1000 - 1, str(ts))
+
+        d = check_exact("call 500", s["call"], call_tags(sym, 500), 6, period=3)
+        reps = [r for r in trace.from_dump(s["call"]) if r.type == "REPEAT"]
+        check("call 500: the loop's path repeated is a REPEAT of 3 records",
+              reps and all(r.a == 3 for r in reps), str(reps))
+        check_exact("nest 30", s["nest"], nest_tags(sym, 30), 4 * 30 + 2)
+
+        # Too small: 1 page, 256 records, for some 800
+        want = nest_tags(sym, 200)
+        d, got = tags_of(s["small"])
+        check("a 1-page AUX area: the program still runs to its end", exit_code(s["small"]) == 0 and
+              any(x.startswith("done ") for x in s["small"]), " | ".join(s["small"][-3:]))
+        check("a 1-page AUX area: a PERF_RECORD_AUX flagged truncated",
+              any(f & PERF_AUX_FLAG_TRUNCATED for f in aux_flags(s["small"])), str(s["small"][:4]))
+        check(f"... the records before the loss intact: the first {len(got)} tags of the "
+              f"program's {len(want)}", 0 < len(got) < len(want) and got == want[:len(got)] and
+              not d.errors, f"{len(got)} tags, errors {d.errors}")
+        nrec = len(trace.from_dump(s["small"]))
+        check("... the page written up to perf's free space, which leaves one byte free "
+              "(CIRC_SPACE): 4095 bytes, 255 records", nrec == 255, str(nrec))
+
+        d, got = tags_of(s["snapshot"])
+        check("snapshot mode: PERF_RECORD_AUX flagged overwrite",
+              any(f & PERF_AUX_FLAG_OVERWRITE for f in aux_flags(s["snapshot"])),
+              str(s["snapshot"][:4]))
+        check(f"... its last records are the end of the program's tags ({len(got)} of "
+              f"{len(want)})", 0 < len(got) < len(want) and got == want[-len(got):],
+              f"{got[-3:]} for {want[-3:]}")
+        recs = trace.from_dump(s["snapshot"])
+        check("... a page of them, the last one STOP", len(recs) == 256 and recs[-1].type == "STOP",
+              f"{len(recs)} records, last {recs[-1:]}")
+
+        # The plugin's tags, against QEMU's exec log of the same program
+        d, _ = tags_of(s["plugin"])
+        dump = os.path.join(tmp, "plugin.dump")
+        with open(dump, "w") as f:
+            f.write("\n".join(s["plugin"]) + "\n")
+        got = subprocess.run([LEON3_TAGS, "--trace", dump, loops], capture_output=True, text=True)
+        want = exec_log_runs(tmp, loops, ["7", "9"])
+        runs = [int(x.split()[-1]) for x in want.splitlines()[1:]]
+        check(f"tags-loops 7 9 (the tag plugin): each tag's runs in the trace are its runs in "
+              f"QEMU's exec log ({len(runs)} tags, {sum(runs)} runs)",
+              got.returncode == 0 and got.stdout == want and sum(runs) > 0,
+              f"{got.stderr[:200]} | {got.stdout[:300]} | {want[:300]}")
+        got = subprocess.run([LEON3_TAGS, "--trace", dump, "--loops", loops], capture_output=True,
+                             text=True).stdout
+        check("... grid's inner loop entered 7 times, round 7 x 8 times (-O2: the test at the "
+              "bottom), left 7 times",
+              re.search(r"^grid  \S+:\d+  2  7  56  7  9$", got, re.M), got)
+
+        d, got = tags_of(s["child"])
+        check("a child of the traced shell, which the event does not follow: no tag recorded",
+              exit_code(s["child"]) == 0 and not got and
+              any(e.kind == "START" for e in d.events), str(s["child"][-4:]))
+
+        for name, why in (("bad-config", "an unknown config bit"),
+                          ("bad-freq", "a sampling frequency (attr.freq)"),
+                          ("bad-exclude", "excluding user and kernel")):
+            check(f"{why}: EINVAL", s[name] == [f"open {EINVAL}"], str(s[name]))
+        d, got = tags_of(s["period"])
+        check("a period of 1, as perf record sets for AUX events, means nothing: the trace "
+              "as without", got == loop_tags(sym, 10), str(s["period"][-6:]))
+        check("a second event on the same task: EBUSY (the unit is exclusive)",
+              f"second {EBUSY}" in s["second"] and exit_code(s["second"]) == 0, str(s["second"]))
+
+
+main()
