@@ -10,6 +10,8 @@ here, so that none can drift:
   kernel/patches/               perf's LEON3 JSON events and metrics
                                 (tools/perf/pmu-events/arch/sparc/)
   tests/baremetal/pmu.h         the bare-metal tests' registers and bits
+  kernel/patches/               perf's decoder of the trace unit's records
+                                (tools/perf/util/leon3-trace.h)
   tools/libpfm4/patches/        libpfm4's LEON3 event table
                                 (lib/events/sparc_leon3_events.h)
   build/qemu-src/target/sparc/  the QEMU model's registers, timing model
@@ -163,8 +165,8 @@ class Macros:
     """The #defines of a C file, and the constants of its enums, evaluated
     on demand."""
 
-    def __init__(self, *paths):
-        text = "".join(open(p).read() for p in paths).replace("\\\n", " ")
+    def __init__(self, *paths, text=""):
+        text = (text + "".join(open(p).read() for p in paths)).replace("\\\n", " ")
         self.defs = {}
         for m in re.finditer(r"^#define\s+(\w+)(\(([\w\s,]*)\))?[ \t]+(.*)$", text, re.M):
             body = re.sub(r"/\*.*?\*/", "", m.group(4)).strip()
@@ -380,6 +382,14 @@ def main():
 
     # The bare-metal tests.
     compare("tests/baremetal/pmu.h", Macros(BAREMETAL), copy_facts(rows, 2))
+
+    # perf's decoder of the trace unit's records, as a kernel patch adds it
+    path = "tools/perf/util/leon3-trace.h"
+    text = series_new_files("kernel/patches").get(path, "")
+    check(f"kernel/patches: a patch adds perf's {path}", text)
+    compare(f"perf {path}", Macros(text=text),
+            [(f"LEON3_TRACE_REC_{name}", [], rtype) for rtype, name in d.records.items()] +
+            [("LEON3_TRACE_REC_SIZE", [], d.number(r"Records are (\d+) bytes"))])
 
     # The QEMU model, as the qemu stage left its patched source.
     if not os.path.exists(QEMU):

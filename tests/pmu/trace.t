@@ -22,6 +22,9 @@ that made it:
   records are the end of the program's tags;
 - a process the event does not follow (a child of the traced shell)
   records no tag;
+- perf record -e leon3_trace// records the same trace into perf.data,
+  whose records perf report -D prints, in the guest and on the host
+  (perf-host reading the guest's file: the records are big-endian);
 - bad input: an unknown config bit, a sampling frequency, excluding
   both user and kernel: EINVAL (a period, which perf record sets to 1
   for AUX events, means nothing); a second event on the same task:
@@ -41,6 +44,7 @@ from leon3lib import trace  # noqa: E402
 PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
 QEMU_USER = os.path.join(TOP, "build/bin/qemu-sparc")
 LEON3_TAGS = os.path.join(TOP, "tools/leon3-tags")
+PERF_HOST = os.path.join(TOP, "build/perf-host/perf")
 PERF_AUX_FLAG_TRUNCATED = 0x01
 PERF_AUX_FLAG_OVERWRITE = 0x02
 EINVAL, EBUSY = 22, 16
@@ -63,6 +67,8 @@ echo == bad-freq; /root/trace-aux -e -F 1000 /root/trace-work loop 1
 echo == period; /root/trace-aux -P 1 /root/trace-work loop 10; echo exit $?
 echo == bad-exclude; /root/trace-aux -e -U /root/trace-work loop 1
 echo == second; /root/trace-aux -2 /root/trace-work loop 1; echo exit $?
+echo == perf-record; perf record -q -e leon3_trace// -o /tmp/trace.data -- /root/trace-work call 300; echo exit $?
+echo == perf-report; perf report -D -i /tmp/trace.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  |LEON3'; echo exit $?
 echo == end
 """
 
@@ -148,7 +154,9 @@ def main():
         if cc.returncode:
             not_ok(f"tags-loops.c builds with the tag plugin: {cc.stderr[:300]}")
             return
-        s, why = guest_sections(tmp, GUEST, [aux, work, loops], "--timeout", "600")
+        pdata = os.path.join(tmp, "perf-data")
+        s, why = guest_sections(tmp, GUEST, [aux, work, loops], "--timeout", "600",
+                                "--perf-data", f"/tmp/trace.data:{pdata}")
         if s is None:
             not_ok(f"the guest runs the traced programs: {why}")
             return
@@ -222,6 +230,21 @@ def main():
                           ("bad-freq", "a sampling frequency (attr.freq)"),
                           ("bad-exclude", "excluding user and kernel")):
             check(f"{why}: EINVAL", s[name] == [f"open {EINVAL}"], str(s[name]))
+        # perf record, and perf's decoder in the guest and on the host
+        check("perf record -e leon3_trace// runs the program", exit_code(s["perf-record"]) == 0 and
+              "done call 300" in s["perf-record"], " | ".join(s["perf-record"][-4:]))
+        for where, lines in (("in the guest", s["perf-report"]),
+                             ("on the host (perf-host)",
+                              subprocess.run([PERF_HOST, "report", "-D", "-i",
+                                              os.path.join(pdata, "perf.data")],
+                                             capture_output=True, text=True).stdout.splitlines())):
+            d = trace.expand(trace.from_perf_dump(lines))
+            got = [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+            check(f"perf report -D {where}: the records of perf.data decode to the program's "
+                  f"tags ({len(got)} of {len(call_tags(sym, 300))})",
+                  got == call_tags(sym, 300) and not d.errors,
+                  f"{d.errors} {[x for x in lines if 'LEON3' in x][:2]}")
+
         d, got = tags_of(s["period"])
         check("a period of 1, as perf record sets for AUX events, means nothing: the trace "
               "as without", got == loop_tags(sym, 10), str(s["period"][-6:]))

@@ -57,6 +57,17 @@ def from_dump(lines):
     return out
 
 
+# A record in `perf report -D` (perf's leon3-trace decoder): offset, words
+PERF_DUMP_LINE = re.compile(r"^\.  [0-9a-f]{8}:  ([0-9a-f]{8}) ([0-9a-f]{8}) ([0-9a-f]{8}) "
+                            r"([0-9a-f]{8})  cpu ")
+
+
+def from_perf_dump(lines):
+    """The Records of `perf report -D` output, in its order"""
+    return [parse([int(x, 16) for x in m.groups()])
+            for m in (PERF_DUMP_LINE.match(line) for line in lines) if m]
+
+
 class Event(NamedTuple):
     """One thing the unit saw: a tag that ran (kind TAG, imm22 a, pc) or an
     event record (its type, with its fields a and b).  time: the unit's

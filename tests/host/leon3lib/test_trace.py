@@ -33,6 +33,17 @@ class Trace(unittest.TestCase):
         self.assertEqual(trace.from_dump(dump(words) + ["head 16 tail 0"]), [r])
         self.assertEqual(trace.parse((0x9 << 28, 0, 0, 0)).type, "type-9")
 
+    def test_perf_dump(self):
+        """the records of perf report -D's lines, not its other hex dumps"""
+        lines = [". ... LEON3 trace data: size 0x20 bytes",
+                 ".  00000000:  30000000 0000002d 00000000 0016102f  cpu 0  START pid 45  time 0x16102f",
+                 ".  0000:  09 00 00 00 01 00 38 00 08 40 01 00 00 00 00 00  ..........",
+                 ".  00000010:  102000011 00000001 00010594 00161030  cpu 0  junk",
+                 ".  00000010:  10200001 000003e8 00010594 00161031  cpu 0  TAG loop-latch 1 x1000"]
+        self.assertEqual(trace.from_perf_dump(lines),
+                         [trace.Record("START", 0, 0, 0x2d, 0, 0x16102f),
+                          trace.Record("TAG", 0, 0x200001, 1000, 0x10594, 0x161031)])
+
     def test_runs_and_repeat(self):
         """a TAG record's tag as often as it ran; REPEAT the last p TAG
         records n times more, TIME records not among them"""

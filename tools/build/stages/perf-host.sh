@@ -10,7 +10,9 @@
 #
 # With the host's libelf and libdw (Debian's libelf-dev, libdw-dev);
 # perf annotate disassembles with binutils-sparc64-linux-gnu's objdump.
-# Every other optional library is off, as in the guest's perf.
+# With perf's auxtrace code (no library), which decodes the LEON3 trace
+# unit's AUX area in the guest's perf.data (perf report -D).  Every other
+# optional library is off, as in the guest's perf.
 
 STAGE_DEPS="kernel"
 STAGE_INPUTS=""
@@ -21,7 +23,7 @@ stage_host_id() {
 
 PERF_OFF=(NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 NO_SDT=1 NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1
-	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_AUXTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
+	NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1
 	NO_CAPSTONE=1 NO_LIBLLVM=1 NO_LIBPFM4=1)
 
 stage_build() {
