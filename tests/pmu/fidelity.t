@@ -86,6 +86,11 @@ DSWEEP_PASS = CYC["most"] * 5 + CYC["branch_cc"]          # mov add subcc bne no
 IPC_ITER = (CYC["most"] * 5 + CYC["load_use"] + CYC["st"] + CYC["mul"] +
             CYC["branch_cc"])                              # ld add st umul subcc bne nop
 IPC_INSNS = 7
+# Runs of the same IPC loop differ by up to 152 cycles (two lines a
+# timer interrupt evicted: 220312 to 220464 and 2420312 to 2420464,
+# three boots on 2026-12-06); the short and the long median run can
+# differ by that much each way, which moves the slope by twice that
+IPC_NOISE = 2 * 152
 # The write buffer (its section of the document, and its properties)
 WBUF = {"depth": int(doc.row("`pmu-write-buffer`")[0]),
         "write": int(doc.row("`pmu-mem-write`")[0])}
@@ -267,15 +272,17 @@ def check_cpu(runs, cpu, ncpus, iloops):
         rs_, rl = median_run(s, "cycles"), median_run(l, "cycles")
         dn = 220000 - 20000
         cyc = (rl["cycles"] - rs_["cycles"]) / dn
+        lo, hi = IPC_ITER - IPC_NOISE / dn, IPC_ITER + IPC_NOISE / dn
         ins = (rl["instructions"] - rs_["instructions"]) / dn
         check(f"{tag}: the IPC loop runs {IPC_INSNS} instructions an iteration "
               f"(got {ins:g})", ins == IPC_INSNS)
         within(f"{tag}: cycles an iteration of ld/add/st/umul/subcc/bne/nop "
                f"(timing table: {IPC_ITER}; median runs of cycles "
                f"{' '.join(str(x['cycles']) for x in s)} and "
-               f"{' '.join(str(x['cycles']) for x in l)})", cyc, IPC_ITER, IPC_ITER * 1.01)
+               f"{' '.join(str(x['cycles']) for x in l)}; +-{IPC_NOISE} cycles of "
+               f"interrupts over {dn} iterations)", cyc, lo, hi)
         within(f"{tag}: IPC of that loop ({IPC_INSNS}/{IPC_ITER} = {IPC_INSNS / IPC_ITER:.4f})",
-               ins / cyc, IPC_INSNS / IPC_ITER / 1.01, IPC_INSNS / IPC_ITER)
+               ins / cyc, IPC_INSNS / hi, IPC_INSNS / lo)
         check(f"{tag}: D-cache write accesses equal the stores, every run, non-zero",
               all(x["l1d_stores"] == x["stores"] >= 20000 for x in s + l),
               "; ".join(f"{x['l1d_stores']} vs {x['stores']}" for x in s + l))
