@@ -25,6 +25,9 @@ that made it:
 - perf record -e leon3_trace// records the same trace into perf.data,
   whose records perf report -D prints, in the guest and on the host
   (perf-host reading the guest's file: the records are big-endian);
+  perf script gives a sample of leon3-tags a record, at the tag's
+  function, of the traced command, whose periods add up per function
+  to what QEMU's exec log counts for the plugin-built program;
 - bad input: an unknown config bit, a sampling frequency, excluding
   both user and kernel: EINVAL (a period, which perf record sets to 1
   for AUX events, means nothing); a second event on the same task:
@@ -69,6 +72,7 @@ echo == bad-exclude; /root/trace-aux -e -U /root/trace-work loop 1
 echo == second; /root/trace-aux -2 /root/trace-work loop 1; echo exit $?
 echo == perf-record; perf record -q -e leon3_trace// -o /tmp/trace.data -- /root/trace-work call 300; echo exit $?
 echo == perf-report; perf report -D -i /tmp/trace.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  |LEON3'; echo exit $?
+echo == perf-script; cd /root && perf record -q -e leon3_trace// -o /tmp/loops.data -- ./tags-loops 7 9 >/dev/null && perf script -i /tmp/loops.data -F comm,event,period,ip,sym 2>&1; echo exit $?
 echo == end
 """
 
@@ -244,6 +248,21 @@ def main():
                   f"tags ({len(got)} of {len(call_tags(sym, 300))})",
                   got == call_tags(sym, 300) and not d.errors,
                   f"{d.errors} {[x for x in lines if 'LEON3' in x][:2]}")
+
+        # perf script's samples: a tag record each, period its runs
+        samples = [x.split() for x in s["perf-script"] if "leon3-tags" in x]
+        per_sym = {}
+        for f in samples:
+            i = f.index("leon3-tags:")
+            per_sym[f[i + 2]] = per_sym.get(f[i + 2], 0) + int(f[i - 1])
+        want = {}
+        for line in exec_log_runs(tmp, loops, ["7", "9"]).splitlines()[1:]:
+            f = line.split()
+            want[f[4]] = want.get(f[4], 0) + int(f[-1])
+        check(f"perf script: leon3-tags samples of tags-loops, their periods per function the "
+              f"tag runs QEMU's exec log counts ({want})",
+              samples and per_sym == want and all(f[0] == "tags-loops" for f in samples),
+              f"{per_sym} | {s['perf-script'][:4]}")
 
         d, got = tags_of(s["period"])
         check("a period of 1, as perf record sets for AUX events, means nothing: the trace "
