@@ -15,7 +15,11 @@ that made it:
 - tests/guest-binaries/tags-loops.c built with the tag plugin: each
   tag's runs in the trace equal its runs in QEMU's log of every
   instruction of the same program in user mode (tools/leon3-tags
-  --exec-log), and the loops' trips are the arguments';
+  --exec-log), and what leon3-methods counts for the tag's instruction
+  alone with the counters (an address filter on each tag), and the
+  loops' trips are the arguments';
+- in deterministic mode (a LEON3's clock, a fixed seed) two boots give
+  the same records, times included;
 - an AUX area too small for the trace: a PERF_RECORD_AUX flagged
   truncated, and the records before the loss intact (a prefix of the
   program's tags); in snapshot mode the unit overwrites, and the last
@@ -42,7 +46,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from lib import TOP, CC, check, not_ok, build_guest, guest_sections, exit_code  # noqa: E402
-from leon3lib import trace  # noqa: E402
+from leon3lib import elf, tags, trace  # noqa: E402
 
 PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
 QEMU_USER = os.path.join(TOP, "build/bin/qemu-sparc")
@@ -51,6 +55,7 @@ PERF_HOST = os.path.join(TOP, "build/perf-host/perf")
 PERF_AUX_FLAG_TRUNCATED = 0x01
 PERF_AUX_FLAG_OVERWRITE = 0x02
 EINVAL, EBUSY = 22, 16
+SEED = "5eed" * 16
 
 # Tags: kind << 19 | id
 ENTRY, FENTRY, FEXIT = 0x080001, 0x080002, 0x100002
@@ -64,6 +69,7 @@ echo == nest; /root/trace-aux /root/trace-work nest 30; echo exit $?
 echo == small; /root/trace-aux -a 1 /root/trace-work nest 200; echo exit $?
 echo == snapshot; /root/trace-aux -S -a 1 /root/trace-work nest 200; echo exit $?
 echo == plugin; /root/trace-aux /root/tags-loops 7 9; echo exit $?
+echo == methods; cd /root && leon3-methods -f TAGRANGES -e instructions -- ./tags-loops 7 9 2>&1; echo exit $?
 echo == child; /root/trace-aux sh -c '/root/trace-work loop 50; true'; echo exit $?
 echo == bad-config; /root/trace-aux -e -c 4 /root/trace-work loop 1
 echo == bad-freq; /root/trace-aux -e -F 1000 /root/trace-work loop 1
@@ -159,8 +165,11 @@ def main():
             not_ok(f"tags-loops.c builds with the tag plugin: {cc.stderr[:300]}")
             return
         pdata = os.path.join(tmp, "perf-data")
-        s, why = guest_sections(tmp, GUEST, [aux, work, loops], "--timeout", "600",
-                                "--perf-data", f"/tmp/trace.data:{pdata}")
+        loops_elf = elf.Elf(loops)
+        tag_addrs = sorted(t.addr for t in tags.records(loops))
+        ranges = ",".join(f"{loops_elf.file_offset(a):#x}/4" for a in tag_addrs)
+        s, why = guest_sections(tmp, GUEST.replace("TAGRANGES", ranges), [aux, work, loops],
+                                "--timeout", "600", "--perf-data", f"/tmp/trace.data:{pdata}")
         if s is None:
             not_ok(f"the guest runs the traced programs: {why}")
             return
@@ -219,11 +228,32 @@ def main():
               f"QEMU's exec log ({len(runs)} tags, {sum(runs)} runs)",
               got.returncode == 0 and got.stdout == want and sum(runs) > 0,
               f"{got.stderr[:200]} | {got.stdout[:300]} | {want[:300]}")
+        counts = trace.tag_counts(d.events)
+        counted = {}
+        for line in s["methods"]:
+            m = re.match(r"^(0x[0-9a-f]+)/4\s+(\d+)\s", line)
+            if m:
+                counted[int(m.group(1), 16)] = int(m.group(2))
+        want = {loops_elf.file_offset(a): counts.get(a, 0) for a in tag_addrs}
+        check(f"... and what leon3-methods counts for each tag instruction alone with the "
+              f"counters ({len(counted)} address filters)", counted == want and
+              exit_code(s["methods"]) == 0, f"{counted} for {want}")
         got = subprocess.run([LEON3_TAGS, "--trace", dump, "--loops", loops], capture_output=True,
                              text=True).stdout
         check("... grid's inner loop entered 7 times, round 7 x 8 times (-O2: the test at the "
               "bottom), left 7 times",
               re.search(r"^grid  \S+:\d+  2  7  56  7  9$", got, re.M), got)
+
+        # Deterministic mode: the same records twice
+        runs = []
+        for _ in range(2):
+            r, why = guest_sections(tmp, "echo == t; /root/trace-aux /root/trace-work call 300\n"
+                                    "echo == end\n", [aux, work], "--timeout", "600",
+                                    "--leon3-clock", "--rng-seed", SEED)
+            runs.append([x for x in r["t"] if x.startswith("rec ")] if r else why)
+        check(f"deterministic mode (a LEON3's clock, a fixed seed): two boots, the same "
+              f"{len(runs[0])} records, times included", runs[0] == runs[1] and
+              len(runs[0]) > 4, f"{runs[0][:3]} | {runs[1][:3]}")
 
         d, got = tags_of(s["child"])
         check("a child of the traced shell, which the event does not follow: no tag recorded",
