@@ -16,6 +16,7 @@ import subprocess
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC = os.path.join(TOP, "build/toolchain/bin/sparc-leon3-linux-gnu-gcc")
 RUN = os.path.join(TOP, "tools/leon3-run")
+QEMU_USER = os.path.join(TOP, "build/bin/qemu-sparc")
 
 
 def ok(desc):
@@ -75,6 +76,16 @@ def guest_sections(tmp, script, adds, *opts):
     if p.returncode or "end" not in s:
         return None, " | ".join((p.stderr + p.stdout).strip().splitlines()[-8:])
     return s, ""
+
+
+def qemu_user(prog, args, exec_log=None):
+    """PROG ARGS in user-mode QEMU (-cpu LEON3), the CompletedProcess; with
+    EXEC_LOG, QEMU logs every instruction it runs there (-one-insn-per-tb
+    -d exec,nochain), as tools/leon3-tags --exec-log reads it."""
+    cmd = [QEMU_USER, "-cpu", "LEON3"]
+    if exec_log:
+        cmd += ["-one-insn-per-tb", "-d", "exec,nochain", "-D", exec_log]
+    return subprocess.run(cmd + [prog, *args], capture_output=True, text=True, timeout=300)
 
 
 def prom_clock_hz():

@@ -31,12 +31,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from lib import TOP, CC, check, function_symbols  # noqa: E402
+from lib import TOP, CC, check, function_symbols, qemu_user  # noqa: E402
 from leon3lib import elf, tags  # noqa: E402
 
 PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
 SRC = os.path.join(TOP, "tests/guest-binaries/tags-loops.c")
-QEMU = os.path.join(TOP, "build/bin/qemu-sparc")
 LEON3_TAGS = os.path.join(TOP, "tools/leon3-tags")
 ROWS, COLS = 7, 9
 OWN = ("grid", "four", "sign", "main")
@@ -127,11 +126,7 @@ def check_shape(name, recs, lines, unrolled):
 
 
 def run(prog, log=None):
-    cmd = [QEMU, "-cpu", "LEON3"]
-    if log:
-        cmd += ["-one-insn-per-tb", "-d", "exec,nochain", "-D", log]
-    return subprocess.run(cmd + [prog, str(ROWS), str(COLS)], capture_output=True, text=True,
-                          timeout=300)
+    return qemu_user(prog, [str(ROWS), str(COLS)], log)
 
 
 def runs(log, prog):

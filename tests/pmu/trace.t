@@ -45,11 +45,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from lib import TOP, CC, check, not_ok, build_guest, guest_sections, exit_code  # noqa: E402
+from lib import TOP, CC, check, not_ok, build_guest, guest_sections, exit_code, \
+    qemu_user  # noqa: E402
 from leon3lib import elf, tags, trace  # noqa: E402
 
 PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
-QEMU_USER = os.path.join(TOP, "build/bin/qemu-sparc")
 LEON3_TAGS = os.path.join(TOP, "tools/leon3-tags")
 PERF_HOST = os.path.join(TOP, "build/perf-host/perf")
 PERF_AUX_FLAG_TRUNCATED = 0x01
@@ -143,8 +143,9 @@ def nest_tags(s, n):
 def exec_log_runs(tmp, prog, args):
     """tools/leon3-tags' listing with each tag's runs from QEMU's exec log"""
     log = os.path.join(tmp, "exec.log")
-    subprocess.run([QEMU_USER, "-cpu", "LEON3", "-one-insn-per-tb", "-d", "exec,nochain",
-                    "-D", log, prog, *args], capture_output=True, check=True)
+    r = qemu_user(prog, args, log)
+    if r.returncode:
+        raise RuntimeError(f"{prog} in user-mode QEMU: {r.stderr[:300]}")
     return subprocess.run([LEON3_TAGS, "--exec-log", log, prog], capture_output=True,
                           text=True).stdout
 
@@ -222,12 +223,12 @@ def main():
         with open(dump, "w") as f:
             f.write("\n".join(s["plugin"]) + "\n")
         got = subprocess.run([LEON3_TAGS, "--trace", dump, loops], capture_output=True, text=True)
-        want = exec_log_runs(tmp, loops, ["7", "9"])
-        runs = [int(x.split()[-1]) for x in want.splitlines()[1:]]
+        listing = exec_log_runs(tmp, loops, ["7", "9"])
+        runs = [int(x.split()[-1]) for x in listing.splitlines()[1:]]
         check(f"tags-loops 7 9 (the tag plugin): each tag's runs in the trace are its runs in "
               f"QEMU's exec log ({len(runs)} tags, {sum(runs)} runs)",
-              got.returncode == 0 and got.stdout == want and sum(runs) > 0,
-              f"{got.stderr[:200]} | {got.stdout[:300]} | {want[:300]}")
+              got.returncode == 0 and got.stdout == listing and sum(runs) > 0,
+              f"{got.stderr[:200]} | {got.stdout[:300]} | {listing[:300]}")
         counts = trace.tag_counts(d.events)
         counted = {}
         for line in s["methods"]:
@@ -286,7 +287,7 @@ def main():
             i = f.index("leon3-tags:")
             per_sym[f[i + 2]] = per_sym.get(f[i + 2], 0) + int(f[i - 1])
         want = {}
-        for line in exec_log_runs(tmp, loops, ["7", "9"]).splitlines()[1:]:
+        for line in listing.splitlines()[1:]:
             f = line.split()
             want[f[4]] = want.get(f[4], 0) + int(f[-1])
         check(f"perf script: leon3-tags samples of tags-loops, their periods per function the "
