@@ -238,10 +238,9 @@ void leon3_trace_handle_irq(void)
 	u32 ctrl;
 
 	leon3_pmu_reg_write(PMU_OVF, OVF_TRACE);
-	if (!event || (event->hw.state & PERF_HES_STOPPED) ||
-	    !perf_get_aux(handle))
-		return;
 	buf = perf_get_aux(handle);
+	if (!event || (event->hw.state & PERF_HES_STOPPED) || !buf)
+		return;
 	ctrl = leon3_pmu_reg_read(PMU_TRCTRL);
 	if (buf->snapshot && !(ctrl & (TRACE_FULL | TRACE_ERR)))
 		return;
