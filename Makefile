@@ -20,7 +20,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin side-by-side toolchain-env kernel-menuconfig check \
 	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
-	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-trace bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -55,6 +55,9 @@ help:
 	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here;'
 	@echo '                       LIMIT=S stops a run after S seconds and reports it, default 300;'
 	@echo '                       LEON3_QEMU=Q another QEMU, LEON3_QEMU_B=Q a second one, alongside on a core of its own)'
+	@echo '  make bench-trace MIBENCH_DIR=DIR  what tracing costs MiBench programs: tags a million'
+	@echo '                       instructions, cycles a tag, trace bytes, compression, traced against'
+	@echo '                       untraced host time (ROUNDS=3 here; LIMIT=S as bench-mibench)'
 	@echo '  make bench-profile PROG="BINARY [ARGS]"  where QEMU'"'"'s time goes when a program is counted'
 	@echo '                       under Linux: host profiles of a guest that runs it alone and one that'
 	@echo '                       counts it, function by function (ROUNDS=5 here; ADD="FILE ...": its input'
@@ -159,6 +162,11 @@ bench-record: all
 bench-mibench: all
 	@$(if $(MIBENCH_DIR),,echo "make bench-mibench: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)
 	@tools/bench/mibench-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3) \
+		$(if $(filter command line,$(origin LIMIT)),$(LIMIT),300)
+
+bench-trace: all
+	@$(if $(MIBENCH_DIR),,echo "make bench-trace: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)
+	@tools/bench/trace-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3) \
 		$(if $(filter command line,$(origin LIMIT)),$(LIMIT),300)
 
 bench-profile: all

@@ -103,3 +103,29 @@ def guest_libraries(p, out):
         except (elf.NotElf, elf.MissingLibrary) as e:
             raise jobs.JobFailed(str(e)) from None
     return [f"{host}:{guest}" for guest, host in sorted(libs.items())]
+
+
+# Shell functions for a guest script that times MiBench commands under
+# perf stat -x, -o /tmp/s (tools/bench/mibench-cost, trace-cost): watch,
+# a watchdog for the run about to start (its PID in $w) that after
+# $limit s marks the run and kills what the perf processes run; took
+# NAME MODE, the run's line "R NAME MODE MSEC" (TIMEOUT for MSEC where
+# the watchdog stopped it), its watchdog gone
+GUEST_WATCHDOG = """\
+watch() {
+\trm -f /tmp/timedout
+\t(sleep "$limit" & s=$!
+\t trap 'kill $s; exit' TERM
+\t wait $s && touch /tmp/timedout && pkill -KILL -P "$(pidof perf | tr ' ' ,)") &
+\tw=$!
+}
+took() {
+\tkill $w 2>/dev/null
+\twait $w 2>/dev/null
+\tif [ -e /tmp/timedout ]; then
+\t\techo "R $1 $2 TIMEOUT"
+\telse
+\t\techo "R $1 $2 $(grep task-clock /tmp/s | cut -d, -f1)"
+\tfi
+}
+"""
