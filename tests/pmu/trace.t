@@ -32,6 +32,15 @@ that made it:
   perf script gives a sample of leon3-tags a record, at the tag's
   function, of the traced command, whose periods add up per function
   to what QEMU's exec log counts for the plugin-built program;
+- tools/leon3-trace on tests/pmu/trace-uses.c (built with the plugin):
+  the call tree is the code's (fib's recursion, depth by depth, as
+  often as the recursion calls), from trace-aux's records and from
+  perf record's perf.data alike; a triangular loop nest's histogram has
+  each trip count 1 to N once; a function's one path runs N times; a
+  model learnt from two normal runs finds nothing new in a third and
+  flags the run that takes a rare path, with the path's source line;
+  tools/bench/trace-stat in the guest counts the records and tags of
+  the perf.data as the host's decoder does;
 - bad input: an unknown config bit, a sampling frequency, excluding
   both user and kernel: EINVAL (a period, which perf record sets to 1
   for AUX events, means nothing); a second event on the same task:
@@ -51,6 +60,7 @@ from leon3lib import elf, tags, trace  # noqa: E402
 
 PLUGIN = os.path.join(TOP, "build/tags/leon3_tags.so")
 LEON3_TAGS = os.path.join(TOP, "tools/leon3-tags")
+LEON3_TRACE = os.path.join(TOP, "tools/leon3-trace")
 PERF_HOST = os.path.join(TOP, "build/perf-host/perf")
 PERF_AUX_FLAG_TRUNCATED = 0x01
 PERF_AUX_FLAG_OVERWRITE = 0x02
@@ -79,6 +89,11 @@ echo == second; /root/trace-aux -2 /root/trace-work loop 1; echo exit $?
 echo == perf-record; perf record -q -e leon3_trace// -o /tmp/trace.data -- /root/trace-work call 300; echo exit $?
 echo == perf-report; perf report -D -i /tmp/trace.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  |LEON3'; echo exit $?
 echo == perf-script; cd /root && perf record -q -e leon3_trace// -o /tmp/loops.data -- ./tags-loops 7 9 >/dev/null && perf script -i /tmp/loops.data -F comm,event,period,ip,sym 2>&1; echo exit $?
+echo == uses; /root/trace-aux /root/trace-uses 9 -1; echo exit $?
+echo == uses-normal; /root/trace-aux /root/trace-uses 7 -1; echo exit $?
+echo == uses-rare; /root/trace-aux /root/trace-uses 7 4; echo exit $?
+echo == uses-record; perf record -q -e leon3_trace// -o /tmp/uses.data -- /root/trace-uses 9 -1; echo exit $?
+echo == trace-stat; /root/trace-stat /tmp/uses.data; echo exit $?
 echo == end
 """
 
@@ -150,11 +165,128 @@ def exec_log_runs(tmp, prog, args):
                           text=True).stdout
 
 
+def fib_calls_at_depth(n, depth):
+    """calls of fib at DEPTH below the call fib(N): the code's recursion"""
+    level = [n]
+    for _ in range(depth):
+        level = [m for k in level if k >= 2 for m in (k - 1, k - 2)]
+    return len(level)
+
+
+def call_tree(text):
+    """{(main, ..., function): calls} of leon3-trace calls' output"""
+    tree, chain = {}, []
+    for line in text.splitlines()[1:]:
+        m = re.match(r"^ *(\d+)  ( *)(\S+)", line)
+        if m:
+            depth = len(m.group(2)) // 2
+            chain = chain[:depth] + [m.group(3)]
+            tree[tuple(chain)] = int(m.group(1))
+    return tree
+
+
+def leon3_trace(*args):
+    r = subprocess.run([LEON3_TRACE, *args], capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def check_uses(tmp, s, uses, perf_data):
+    """tools/leon3-trace's call tree, loop histograms, paths and anomaly
+    detector on trace-uses.c, against what its code does"""
+    dumps = {}
+    for name in ("uses", "uses-normal", "uses-rare"):
+        dumps[name] = os.path.join(tmp, name + ".dump")
+        with open(dumps[name], "w") as f:
+            f.write("\n".join(s[name]) + "\n")
+    src = open(os.path.join(TOP, "tests/pmu/trace-uses.c")).read().splitlines()
+    line = {m.group(1): i + 1 for i, x in enumerate(src)
+            for m in [re.search(r"/\* loop: (.*) \*/", x)] if m}
+    n = 9
+    rc, out, err = leon3_trace("calls", dumps["uses"], uses)
+    want = {("main",): 1, ("main", "check"): n, ("main", "tri"): 1}
+    depth = 0
+    while fib_calls_at_depth(n, depth):
+        want[("main",) + ("fib",) * (depth + 1)] = fib_calls_at_depth(n, depth)
+        depth += 1
+    got = call_tree(out)
+    check(f"leon3-trace calls: main calls check {n} times, tri once, fib({n}) once, whose "
+          f"recursion calls fib {sum(want.values()) - n - 3} times more, at each of its "
+          f"{depth - 1} depths as often as the code does", rc == 0 and got == want and
+          exit_code(s["uses"]) == 0, f"{err[-300:]} | {got} for {want}")
+    rc2, out2, err2 = leon3_trace("calls", perf_data, uses)
+    check("... the same tree from perf record's perf.data of the same run (perf-host reads it)",
+          rc2 == 0 and out2 == out and exit_code(s["uses-record"]) == 0,
+          f"{err2[-300:]} | {out2[:300]}")
+
+    rc, out, err = leon3_trace("loops", dumps["uses"], uses, "--csv", os.path.join(tmp, "l.csv"))
+    inner = re.search(rf"^tri  \S*trace-uses\.c:{line['tri inner']}  depth 2  loop \d+: "
+                      rf"{n} entries, iterations min 1 mean {(n + 1) / 2:g} max {n}\n"
+                      r"    iterations  entries\n((?:    .*\n)+)", out, re.M)
+    hist = [tuple(int(x) for x in r.split()) for r in inner.group(1).splitlines()] \
+        if inner else None
+    check(f"leon3-trace loops: tri's inner loop entered {n} times, with 1 to {n} iterations "
+          "once each", rc == 0 and hist == [(k, 1) for k in range(1, n + 1)],
+          f"{err[-200:]} | {out[:600]}")
+    check(f"... tri's outer loop and main's each entered once, for {n} iterations",
+          all(re.search(rf"^{f}  \S*trace-uses\.c:{line[k]}  depth 1  loop \d+: 1 entries, "
+                        rf"iterations min {n} mean {n} max {n}$", out, re.M)
+              for f, k in (("tri", "tri outer"), ("main", "main"))), out[:600])
+    csv = open(os.path.join(tmp, "l.csv")).read().splitlines()
+    check("... --csv: a row for each loop and number of iterations",
+          csv[0] == "function,loop,iterations,entries" and len(csv) == 1 + n + 2, str(csv[:4]))
+
+    rc, out, err = leon3_trace("paths", dumps["uses"], uses)
+    chk = [x.split(None, 1) for x in out.splitlines()[1:] if " check: " in x]
+    check(f"leon3-trace paths: check runs one path, {n} times, from its entry to its exit",
+          rc == 0 and len(chk) == 1 and chk[0][0] == str(n) and
+          re.match(r"check: func-entry \S+ -> func-exit \S+$", chk[0][1]), out[:600])
+
+    # tools/bench/trace-stat (make bench-trace's count, in the guest)
+    lines = subprocess.run([PERF_HOST, "report", "-D", "-i", perf_data], capture_output=True,
+                           text=True).stdout.splitlines()
+    recs = trace.from_perf_dump(lines)
+    d = trace.expand(recs)
+    want = f"bytes {16 * len(recs)} records {len(recs)} tags {d.tags} lost 0"
+    check(f"trace-stat in the guest reads perf.data as the host's decoder does: {want}",
+          s["trace-stat"][:1] == [want] and exit_code(s["trace-stat"]) == 0 and d.tags > 0,
+          f"{s['trace-stat'][:3]} for {want}")
+
+    model = os.path.join(tmp, "model.json")
+    rc1, out1, _ = leon3_trace("learn", "--model", model, perf_data, uses)
+    rc2, out2, _ = leon3_trace("learn", "--model", model, dumps["uses-normal"], uses)
+    check("leon3-trace learn: two normal runs (a perf.data and a dump) make a model",
+          rc1 == rc2 == 0 and "2 runs" in out2 and "(0 paths and 0 calls new" in out2,
+          out1 + out2)
+    rc, out, err = leon3_trace("check", "--model", model, dumps["uses-normal"], uses)
+    check("leon3-trace check: a normal run has no path or call the model has not seen",
+          rc == 0 and out.startswith("no path or call"), out + err)
+    rc, out, err = leon3_trace("check", "--model", model, dumps["uses-rare"], uses)
+    new = [x for x in out.splitlines() if x.startswith("new ")]
+    check(f"... a run that takes check's rare path is flagged (exit 1): the path from check's "
+          f"entry into its loop at trace-uses.c:{line['check rare']}, and nothing outside check",
+          rc == 1 and exit_code(s["uses-rare"]) == 0 and
+          any(re.match(rf"new path, 1 runs: check: func-entry \S+ -> loop-entry "
+                       rf"\S*trace-uses\.c:{line['check rare']}$", x) for x in new) and
+          all(x.startswith("new path, ") and " check: " in x for x in new), out + err)
+    rc, out, err = leon3_trace("check", "--model", os.path.join(tmp, "none.json"),
+                               dumps["uses"], uses)
+    check("... a model that does not exist: a clear error, exit 2",
+          rc == 2 and "no such model" in err, err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         try:
             aux = build_guest(tmp, "trace-aux", f"-I{TOP}/tests/pmu")
             work = build_guest(tmp, "trace-work")
+            uses = build_guest(tmp, "trace-uses", f"-fplugin={PLUGIN}",
+                               "-fno-optimize-sibling-calls")
+            stat = os.path.join(tmp, "trace-stat")
+            cc = subprocess.run([CC, "-static", "-O2", "-Wall", "-Werror",
+                                 os.path.join(TOP, "tools/bench/trace-stat.c"), "-o", stat],
+                                capture_output=True, text=True)
+            if cc.returncode:
+                raise RuntimeError(f"tools/bench/trace-stat.c does not build: {cc.stderr[:300]}")
         except RuntimeError as e:
             not_ok(str(e))
             return
@@ -169,8 +301,11 @@ def main():
         loops_elf = elf.Elf(loops)
         tag_addrs = sorted(t.addr for t in tags.records(loops))
         ranges = ",".join(f"{loops_elf.file_offset(a):#x}/4" for a in tag_addrs)
-        s, why = guest_sections(tmp, GUEST.replace("TAGRANGES", ranges), [aux, work, loops],
-                                "--timeout", "600", "--perf-data", f"/tmp/trace.data:{pdata}")
+        udata = os.path.join(tmp, "uses-data")
+        s, why = guest_sections(tmp, GUEST.replace("TAGRANGES", ranges),
+                                [aux, work, loops, uses, stat], "--timeout", "600",
+                                "--perf-data", f"/tmp/trace.data:{pdata}",
+                                "--perf-data", f"/tmp/uses.data:{udata}")
         if s is None:
             not_ok(f"the guest runs the traced programs: {why}")
             return
@@ -244,6 +379,8 @@ def main():
         check("... grid's inner loop entered 7 times, round 7 x 8 times (-O2: the test at the "
               "bottom), left 7 times",
               re.search(r"^grid  \S+:\d+  2  7  56  7  9$", got, re.M), got)
+
+        check_uses(tmp, s, uses, os.path.join(udata, "perf.data"))
 
         # Deterministic mode: the same records twice
         runs = []
