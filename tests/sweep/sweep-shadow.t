@@ -11,7 +11,7 @@ it does: 16 KiB 4-way, and 16 KiB 2-way, 8 KiB a way, which the PROM
 refuses for SMP Linux as the real D-cache but which a shadow can be.
 A geometry QEMU refuses (3 KiB a way) is still refused.  A geometry's
 misses as a shadow and as the real D-cache of a sweep of its own agree
-within the kernel's share: 1 % of the text's reads."""
+within the kernel's share: 2 % of the text's reads."""
 
 import os
 import shutil
@@ -83,15 +83,16 @@ def main():
 
     # The same workloads with d16kx4 as the real D-cache: its misses
     # measured as a shadow agree with these, each run with each.  Not
-    # exactly: a real D-cache of another size runs the program for another
-    # number of cycles, so the kernel's work (a timer tick) falls elsewhere
-    # in it and evicts other lines.  Measured over 9 runs of each: the
-    # text's read misses 933 to 958 for 3624 reads (1 pass), 1625 to 3451
-    # for 331308 (161 passes), so within 1 % of the reads (36, 3313); a
-    # shadow of the wrong size misses 512 lines a pass more.  The write
-    # misses are the same in every run but for the start-up stores
-    # (sweep.t's 8).  The runs are compared, not their means' 95 %
-    # intervals: two runs that count alike have an interval of 0.
+    # exactly: each boot has its own random seed (where the stack and the
+    # heap go) and the kernel's ticks fall elsewhere in each run, evicting
+    # some of the program's lines.  Measured with the real D-cache: the
+    # text's read misses of 1 pass 933 to 961 in 80 runs of 3624 reads,
+    # and 995 once (a CI run), 1.7 %; of 161 passes 1707 to 3224 of
+    # 331308 (0.5 %).  So within 2 % of the reads (72, 6626); a shadow of
+    # the wrong size misses 512 lines a pass more.  The write misses are
+    # the same in every run but for the start-up stores (sweep.t's 8).
+    # The runs are compared, not their means' 95 % intervals: two runs
+    # that count alike have an interval of 0.
     out3 = os.path.join(T, "real")
     subprocess.run([SWEEP, "all", "--out", out3,
                     "--workload", f"stream:8:{P1}", "--workload", f"stream:8:{P2}",
@@ -103,11 +104,11 @@ def main():
                  x["status"] == "ok" and x["text_rdmiss"] and x["text_wrmiss"]]
                 for rows in (data, real_runs)]
         reads = sorted({int(x["text_rd"]) for x in runs[0] + runs[1]})
-        slack = reads[0] // 100 if len(reads) == 1 else 0
+        slack = reads[0] // 50 if len(reads) == 1 else 0
         rd = [[int(x["text_rdmiss"]) for x in r] for r in runs]
         wr = [int(x["text_wrmiss"]) for x in runs[0] + runs[1]]
         check(f"{wl}: d16kx4 as a shadow of d4kx2 and as the real D-cache (a sweep without "
-              f"--shadow): the text's read misses agree within 1 % of its reads ({slack}), "
+              f"--shadow): the text's read misses agree within 2 % of its reads ({slack}), "
               "the write misses within 8, each pair of runs",
               len(rd[0]) == len(rd[1]) == 2 and slack > 0 and
               all(abs(a - b) <= slack for a in rd[0] for b in rd[1]) and
