@@ -70,8 +70,8 @@ class Loop:
 
     def bins(self):
         """[(label, entries)]: each number of iterations if there are at
-        most 10, else bins of powers of two"""
-        if len(self.hist) <= 10:
+        most 32, else bins of powers of two"""
+        if len(self.hist) <= 32:
             return [(str(k), self.hist[k]) for k in sorted(self.hist)]
         bins = {}
         for k, n in self.hist.items():

@@ -77,9 +77,9 @@ class Flow(unittest.TestCase):
         self.assertEqual((fl.unmatched, fl.resyncs, fl.unknown), (0, 0, {}))
 
     def test_triangular_loops(self):
-        """for i < 12: for j <= i: the inner loop entered 12 times with
-        1 to 12 iterations, once each (more than 10 values: bins of
-        powers of two); the outer once with 12; a return from inside the
+        """for i < 40: for j <= i: the inner loop entered 40 times with
+        1 to 40 iterations, once each (more than 32 values: bins of
+        powers of two); the outer once with 40; a return from inside the
         outer loop on a second call leaves both"""
         c = Code()
         f = {k: c.tag(k, 1, "tri", 5) for k in ("func-entry", "func-exit")}
@@ -95,7 +95,7 @@ class Flow(unittest.TestCase):
             c.run(tg["loop-exit"])
 
         c.run(f["func-entry"])
-        loop(o, 12, lambda k: loop(i, k + 1))
+        loop(o, 40, lambda k: loop(i, k + 1))
         c.run(f["func-exit"])
         # again, returning in the outer loop's third iteration
         c.run(f["func-entry"])
@@ -106,13 +106,13 @@ class Flow(unittest.TestCase):
         c.run(f["func-exit"])
         fl = c.analyse()
         inner, outer = fl.loops[("tri", 3)], fl.loops[("tri", 2)]
-        self.assertEqual(inner.hist, {**{k: 1 for k in range(2, 13)}, 1: 2})
-        self.assertEqual(outer.hist, {12: 1, 3: 1})
+        self.assertEqual(inner.hist, {**{k: 1 for k in range(2, 41)}, 1: 2})
+        self.assertEqual(outer.hist, {40: 1, 3: 1})
         self.assertEqual((inner.left_by_return, outer.left_by_return), (1, 1))
-        # more than 10 values: 1, then 2-3, 4-7, 8-15
-        self.assertEqual(inner.bins(), [("1", 2), ("2-3", 2), ("4-7", 4),
-                                                     ("8-15", 5)])
-        self.assertEqual(outer.bins(), [("3", 1), ("12", 1)])
+        # more than 32 values: 1, then 2-3, 4-7, ... 32-63
+        self.assertEqual(inner.bins(), [("1", 2), ("2-3", 2), ("4-7", 4), ("8-15", 8),
+                                        ("16-31", 16), ("32-63", 9)])
+        self.assertEqual(outer.bins(), [("3", 1), ("40", 1)])
 
     def test_paths(self):
         """a function that returns early on one argument: two paths, the
