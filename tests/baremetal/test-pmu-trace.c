@@ -392,6 +392,32 @@ static void test_pages(void)
 	is_u32(lda_asi2(PMU_TRHEAD), 2 * PAGE + 3 * RECSZ, "TRHEAD runs on; the buffer position wraps");
 }
 
+/*
+ * A page's table entry is read when the unit enters the page, and again
+ * after TRTABLE or TRPAGES is written or the unit is enabled.
+ */
+static void test_page_entry(void)
+{
+	const struct rec *r0 = (const struct rec *)buf[0];
+	const struct rec *r1 = (const struct rec *)buf[1];
+
+	setup(2, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	table[0] = (u32)buf[1];
+	sta_asi2(PMU_TRCTRL, 0);
+	is_u32(r0[0].w0 >> 28, REC_START, "START in page 0, where the table said (buf[0])");
+	is_u32(r0[1].w0 >> 28, REC_STOP,
+	       "STOP in the same page: its entry, changed in memory since, is not read again");
+	is_u32(r1[1].w0, 0, "... nothing where the entry points now (buf[1])");
+	sta_asi2(PMU_TRTABLE, (u32)table);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	sta_asi2(PMU_TRCTRL, 0);
+	is_u32(r1[2].w0 >> 28, REC_START,
+	       "TRTABLE written, the unit enabled: the entry read again, START in buf[1]");
+	is_u32(r1[3].w0 >> 28, REC_STOP, "... and STOP after it");
+	is_u32(r0[2].w0, 0, "... nothing more in buf[0]");
+}
+
 static void test_filters(void)
 {
 	/* User mode only (no SU): the kernel's tags are not seen. */
@@ -504,6 +530,7 @@ int main(void)
 	test_full();
 	test_watermark();
 	test_pages();
+	test_page_entry();
 	test_filters();
 	test_bad_buffers();
 	test_cpu1();
