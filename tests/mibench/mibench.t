@@ -6,7 +6,8 @@ on 1 and 2 CPUs, 2 runs each, through GNU parallel; the table, CSV and
 plot; soft float; programs linked dynamically, hard and soft float; and
 every kind of bad input flagged, never averaged in: a program that does
 not build, a wrong output, a crash, a guest that hangs, a report in the
-kernel log, a program whose input the tree lacks."""
+kernel log, a program whose input the tree lacks.  And the runners of
+make bench-mibench and make bench-trace on it."""
 
 import collections
 import csv
@@ -232,6 +233,32 @@ def main():
                                      ["all"]), f"{sorted(rows)} vs {names}: {r.stdout[-600:]}")
         check("bench-mibench: every ratio a positive number",
               rows and all(float(x) > 0 for x in rows.values()), str(rows))
+
+        # make bench-trace's runner (tools/bench/trace-cost), one round,
+        # on the programs that run to their end (no hang to wait for):
+        # built with and without tags, each traced, its trace read in
+        # the guest (tools/bench/trace-stat, held to the host's decoder
+        # by tests/pmu/trace.t), a row each and the total, nothing lost.
+        tpart = os.path.join(T, "trace-part")
+        shutil.copytree(STANDIN, tpart)
+        for d in ("network/dijkstra", "network/patricia", "office/stringsearch",
+                  "security/blowfish", "security/sha"):
+            shutil.rmtree(os.path.join(tpart, d))
+        r = subprocess.run([os.path.join(TOP, "tools/bench/trace-cost"), tpart, "1", str(LIMIT)],
+                           capture_output=True, text=True)
+        rows = {m.group(1): [float(x.rstrip("x")) for x in m.group(2).split()] for m in
+                re.finditer(r"^(\S+\.\d+|all) +((?:-?[0-9.]+ +){4}[0-9.]+x +[0-9.]+x)$",
+                            r.stdout, re.M)}
+        # cycles a tag (the second figure) may be below 0: the tagged
+        # build's blocks lay out otherwise (the qsort stand-in: -0.70)
+        check("bench-trace: exit 0, a row for basicmath, bitcount, qsort and CRC32 and the "
+              "total, tags, bytes, tags a record and both ratios positive, no trace with a "
+              "loss",
+              r.returncode == 0 and
+              sorted(rows) == ["CRC32.0", "all", "basicmath.0", "bitcount.0", "qsort.0"] and
+              all(v > 0 for row in rows.values() for i, v in enumerate(row) if i != 1) and
+              "lost" not in r.stderr,
+              f"exit {r.returncode}: {r.stdout[-700:]} {r.stderr[-300:]}")
 
         # A tree without CRC32's input (telecomm/adpcm/data) but with
         # another directory named data, as MiBench has: CRC32 alone is
