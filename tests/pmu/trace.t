@@ -173,15 +173,17 @@ def fib_calls_at_depth(n, depth):
     return len(level)
 
 
-def call_tree(text):
-    """{(main, ..., function): calls} of leon3-trace calls' output"""
+def call_tree(text, cycles=False):
+    """{(main, ..., function): calls} of leon3-trace calls' output, or
+    with CYCLES {...: (timed calls, cycles a call or '-')}"""
     tree, chain = {}, []
     for line in text.splitlines()[1:]:
-        m = re.match(r"^ *(\d+)  ( *)(\S+)", line)
+        m = re.match(r"^ *(\d+) +(\d+) +(-|[0-9.e+]+)  ( *)(\S+)", line)
         if m:
-            depth = len(m.group(2)) // 2
-            chain = chain[:depth] + [m.group(3)]
-            tree[tuple(chain)] = int(m.group(1))
+            depth = len(m.group(4)) // 2
+            chain = chain[:depth] + [m.group(5)]
+            tree[tuple(chain)] = (int(m.group(2)), m.group(3) if m.group(3) == "-"
+                                  else float(m.group(3))) if cycles else int(m.group(1))
     return tree
 
 
@@ -214,9 +216,14 @@ def check_uses(tmp, s, uses, perf_data):
           f"{depth - 1} depths as often as the code does", rc == 0 and got == want and
           exit_code(s["uses"]) == 0, f"{err[-300:]} | {got} for {want}")
     rc2, out2, err2 = leon3_trace("calls", perf_data, uses)
-    check("... the same tree from perf record's perf.data of the same run (perf-host reads it)",
-          rc2 == 0 and out2 == out and exit_code(s["uses-record"]) == 0,
+    check("... the same tree from perf record's perf.data of another run (perf-host reads it)",
+          rc2 == 0 and call_tree(out2) == got and exit_code(s["uses-record"]) == 0,
           f"{err2[-300:]} | {out2[:300]}")
+    timed = call_tree(out, cycles=True)
+    tri, main = timed.get(("main", "tri")), timed.get(("main",))
+    check("... the calls of main and tri timed (their entry and exit tags have the clock), "
+          "tri's cycles a part of main's",
+          tri and main and tri[0] == main[0] == 1 and 0 < tri[1] < main[1], str(timed))
 
     rc, out, err = leon3_trace("loops", dumps["uses"], uses, "--csv", os.path.join(tmp, "l.csv"))
     inner = re.search(rf"^tri  \S*trace-uses\.c:{line['tri inner']}  depth 2  loop \d+: "

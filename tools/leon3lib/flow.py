@@ -36,11 +36,14 @@ class Site(NamedTuple):
 
 class Node:
     """A node of the call tree: a function called from its parent's
-    function, CALLS times along this chain of calls."""
-    __slots__ = ("func", "where", "calls", "children")
+    function, CALLS times along this chain of calls; TIMED of them with
+    their CYCLES in all, from entry tag to exit tag, callees included
+    (the unit's clock: the cycles the process ran on that CPU)."""
+    __slots__ = ("func", "where", "calls", "children", "timed", "cycles")
 
     def __init__(self, func, where=""):
         self.func, self.where, self.calls, self.children = func, where, 0, {}
+        self.timed = self.cycles = 0
 
     def child(self, func, where):
         n = self.children.get(func)
@@ -81,10 +84,11 @@ class Loop:
 
 
 class _Frame:
-    __slots__ = ("func", "node", "last", "loops")
+    __slots__ = ("func", "node", "last", "loops", "cpu", "t0")
 
-    def __init__(self, func, node, last):
+    def __init__(self, func, node, last, cpu=None, t0=None):
         self.func, self.node, self.last = func, node, last
+        self.cpu, self.t0 = cpu, t0     # the entry tag's CPU and time, if known
         self.loops = []         # [site, latches] of the loops it is in, innermost last
 
 
@@ -135,6 +139,11 @@ def analyse(events, by_pc):
     for e in events:
         if e.kind in ("START", "PID"):
             pid_of[e.cpu] = e.b
+            # each CPU's unit has a clock of its own: a call that moves
+            # to another CPU is not timed
+            for frame in stacks.get(e.b, ()):
+                if frame.cpu != e.cpu:
+                    frame.t0 = None
             continue
         if e.kind == "LOST":
             # what ran while the unit lost tags is unknown: start again
@@ -160,7 +169,7 @@ def analyse(events, by_pc):
             node.calls += 1
             key = (top.func if top else None, site.func)
             calls[key] = calls.get(key, 0) + 1
-            stack.append(_Frame(site.func, node, site))
+            stack.append(_Frame(site.func, node, site, e.cpu, e.time))
             continue
         # the other tags are the function's own: find its frame (a
         # function left without its exit tag, by longjmp or a tag-less
@@ -200,6 +209,9 @@ def analyse(events, by_pc):
                 close_loops(frame, site)
         elif site.kind == "func-exit":
             close_loops(frame, how="return")
+            if frame.t0 is not None and e.time is not None and e.cpu == frame.cpu:
+                frame.node.timed += 1
+                frame.node.cycles += e.time - frame.t0
             stack.pop()
     # entries not yet left when the trace ended: in no histogram
     for stack in stacks.values():

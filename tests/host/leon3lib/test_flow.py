@@ -24,10 +24,10 @@ class Code:
         self.by_pc[self.addr] = flow.Site(kind, ident, func, "t.c", line, depth)
         return self.addr
 
-    def run(self, pc, cpu=0):
+    def run(self, pc, cpu=0, time=None):
         site = self.by_pc.get(pc)
         a = KIND[site.kind] << 19 | site.id if site else 1 << 19
-        self.events.append(trace.Event("TAG", cpu, a, 0, pc, None))
+        self.events.append(trace.Event("TAG", cpu, a, 0, pc, time))
 
     def event(self, kind, b=0, cpu=0):
         self.events.append(trace.Event(kind, cpu, 0, b, 0, None))
@@ -148,6 +148,28 @@ class Flow(unittest.TestCase):
         fl = c.analyse()
         self.assertEqual(sorted((f, x.kind, y.kind) for f, x, y in fl.paths),
                          [("a", "func-entry", "func-exit"), ("b", "func-entry", "func-exit")])
+
+    def test_times(self):
+        """a call's cycles from its entry tag's time to its exit tag's,
+        callees included; a call without both times, or that moved to
+        another CPU (whose unit has a clock of its own), is not timed"""
+        c = Code()
+        a = {k: c.tag(k, 1, "a", 1) for k in ("func-entry", "func-exit")}
+        b = {k: c.tag(k, 2, "b", 2) for k in ("func-entry", "func-exit")}
+        c.event("START", 7)
+        c.run(a["func-entry"], time=100)
+        for t0, t1 in ((110, 150), (160, None), (170, 190)):
+            c.run(b["func-entry"], time=t0)
+            c.run(b["func-exit"], time=t1)
+        c.run(a["func-exit"], time=200)
+        c.run(a["func-entry"], time=300)
+        c.event("START", 7, cpu=1)
+        c.run(a["func-exit"], cpu=1, time=20)
+        fl = c.analyse()
+        na = fl.root.children["a"]
+        nb = na.children["b"]
+        self.assertEqual((na.calls, na.timed, na.cycles), (2, 1, 100))
+        self.assertEqual((nb.calls, nb.timed, nb.cycles), (3, 2, 60))
 
     def test_gaps(self):
         """a trace that begins inside a function, tags at no listed
