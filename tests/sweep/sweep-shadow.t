@@ -24,6 +24,9 @@ from lib import TOP, not_ok, check, read_csv  # noqa: E402
 
 SWEEP = os.path.join(TOP, "tools/sweep/leon3-sweep")
 P1, P2 = 1, 161
+# write misses: the code's but for the lines the kernel's work evicts
+# (sweep.t: within 4 in 40 runs, 10 once in CI)
+WR_SLACK = 32
 MISSES = (P2 - P1) * 8 * 1024 // 16
 
 
@@ -70,9 +73,9 @@ def main():
         want, slack = (0, MISSES // 20) if fits else (MISSES, 128)
         what = "real D-cache" if geom == "d4kx2" else "shadow"
         check(f"{geom} ({what}): {P2 - P1} more passes over 8 KiB add {want} read misses to "
-              f"the text, within {slack}, and {MISSES} write misses, each pair of runs",
+              f"the text, within {slack}, and {MISSES} write misses (within {WR_SLACK}), each pair of runs",
               all(abs(x - want) <= slack for x in d["text_rdmiss"]) and
-              all(abs(x - MISSES) <= 8 for x in d["text_wrmiss"]), str(d))
+              all(abs(x - MISSES) <= WR_SLACK for x in d["text_wrmiss"]), str(d))
         print(f"# {geom}: the pairs' differences: {d}")
     summ = read_csv(os.path.join(out, "summary.csv"))
     check("summary.csv: the shadows' miss ratios with their CI, no cycles",
@@ -90,7 +93,7 @@ def main():
     # and 995 once (a CI run), 1.7 %; of 161 passes 1707 to 3224 of
     # 331308 (0.5 %).  So within 2 % of the reads (72, 6626); a shadow of
     # the wrong size misses 512 lines a pass more.  The write misses are
-    # the same in every run but for the start-up stores (sweep.t's 8).
+    # the same in every run but for the kernel's share (sweep.t's 32).
     # The runs are compared, not their means' 95 % intervals: two runs
     # that count alike have an interval of 0.
     out3 = os.path.join(T, "real")
@@ -109,10 +112,10 @@ def main():
         wr = [int(x["text_wrmiss"]) for x in runs[0] + runs[1]]
         check(f"{wl}: d16kx4 as a shadow of d4kx2 and as the real D-cache (a sweep without "
               f"--shadow): the text's read misses agree within 2 % of its reads ({slack}), "
-              "the write misses within 8, each pair of runs",
+              f"the write misses within {WR_SLACK}, each pair of runs",
               len(rd[0]) == len(rd[1]) == 2 and slack > 0 and
               all(abs(a - b) <= slack for a in rd[0] for b in rd[1]) and
-              max(wr) - min(wr) <= 8,
+              max(wr) - min(wr) <= WR_SLACK,
               f"read misses, shadow then real: {rd}; reads {reads}; "
               f"write misses: {wr}")
 

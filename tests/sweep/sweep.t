@@ -33,6 +33,7 @@ from lib import TOP, ok, not_ok, check, read_csv  # noqa: E402
 SWEEP = os.path.join(TOP, "tools/sweep/leon3-sweep")
 P1, P2 = 1, 161
 LINES, WORDS = 8 * 1024 // 16, 8 * 1024 // 4
+WR_SLACK = 32   # write misses: the kernel's share (below, at the check)
 MISSES = (P2 - P1) * LINES     # the misses of the passes where the buffer does not fit
 
 
@@ -108,9 +109,13 @@ def main():
               f"the text (the buffer {'fits' if fits else 'does not fit'}), within {slack}, "
               "each pair of runs", all(abs(x - want) <= slack for x in d["text_rdmiss"]),
               str(d))
-        check(f"{geom}: ... {(P2 - P1) * LINES} write misses and {(P2 - P1) * WORDS} "
-              "loads, exactly as many as the code does, each pair of runs",
-              all(abs(x - (P2 - P1) * LINES) <= 8 for x in d["text_wrmiss"]) and
+        # The loads are the code's but for a few at start-up (8).  The
+        # write misses are the code's but for the program's lines that
+        # the kernel's work between two stores evicts: measured within 4
+        # in 40 runs on an idle host, 10 once in CI beside other tests.
+        check(f"{geom}: ... {(P2 - P1) * LINES} write misses (within {WR_SLACK}) and "
+              f"{(P2 - P1) * WORDS} loads (within 8), as many as the code does, each pair of runs",
+              all(abs(x - (P2 - P1) * LINES) <= WR_SLACK for x in d["text_wrmiss"]) and
               all(abs(x - (P2 - P1) * WORDS) <= 8 for x in d["text_rd"]), str(d))
         print(f"# {geom}: the pairs' differences: {d}")
     check("every run: the program's own cycles and misses are within the whole system's, "
