@@ -216,7 +216,7 @@ def check_uses(tmp, s, uses, perf_data):
           f"{depth - 1} depths as often as the code does", rc == 0 and got == want and
           exit_code(s["uses"]) == 0, f"{err[-300:]} | {got} for {want}")
     rc2, out2, err2 = leon3_trace("calls", perf_data, uses)
-    check("... the same tree from perf record's perf.data of another run (perf-host reads it)",
+    check("... the same tree from perf record's perf.data of another run",
           rc2 == 0 and call_tree(out2) == got and exit_code(s["uses-record"]) == 0,
           f"{err2[-300:]} | {out2[:300]}")
     timed = call_tree(out, cycles=True)
@@ -419,6 +419,11 @@ def main():
                                              capture_output=True, text=True).stdout.splitlines())):
             d = trace.expand(trace.from_perf_dump(lines))
             got = [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+            if where.startswith("on the host"):
+                recs = trace.from_perf_data(os.path.join(pdata, "perf.data"))
+                check("leon3lib.trace reads perf.data's AUX data itself: the records perf "
+                      f"report -D prints ({len(recs)})",
+                      recs == trace.from_perf_dump(lines) and len(recs) > 4, str(recs[:2]))
             check(f"perf report -D {where}: the records of perf.data decode to the program's "
                   f"tags ({len(got)} of {len(call_tags(sym, 300))})",
                   got == call_tags(sym, 300) and not d.errors,

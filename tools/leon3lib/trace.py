@@ -68,6 +68,51 @@ def from_perf_dump(lines):
             for m in (PERF_DUMP_LINE.match(line) for line in lines) if m]
 
 
+PERF_MAGIC2 = 0x32454c4946524550     # "PERFILE2", read in the file's byte order
+PERF_RECORD_AUXTRACE = 71
+
+
+class NotPerfData(Exception):
+    pass
+
+
+def from_perf_data(path):
+    """The Records of the AUX data of a perf.data (perf record -e
+    leon3_trace//), in the file's order, read directly: the file
+    header's data section, and in it each PERF_RECORD_AUXTRACE event
+    with the trace data after it (tools/perf/util/header.h, event.h).
+    NotPerfData if it is not one, or is cut short."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 104:
+        raise NotPerfData(f"{path}: too short for a perf.data header")
+    for order in "<>":
+        if struct.unpack_from(order + "Q", data)[0] == PERF_MAGIC2:
+            break
+    else:
+        raise NotPerfData(f"{path}: not a perf.data (no PERFILE2 magic)")
+    # magic, size, attr_size, attrs {offset, size}, data {offset, size}
+    off, size = struct.unpack_from(order + "QQ", data, 40)
+    end = off + size
+    if end > len(data):
+        raise NotPerfData(f"{path}: its data section ends past the file")
+    out = []
+    while off + 8 <= end:
+        etype, _, esize = struct.unpack_from(order + "IHH", data, off)
+        if esize < 8:
+            raise NotPerfData(f"{path}: an event of {esize} bytes at {off}")
+        if etype == PERF_RECORD_AUXTRACE:
+            nbytes = struct.unpack_from(order + "Q", data, off + 8)[0]
+            start = off + esize
+            if start + nbytes > len(data):
+                raise NotPerfData(f"{path}: trace data cut short at {start}")
+            out += from_bytes(data[start:start + nbytes])
+            off = start + nbytes
+        else:
+            off += esize
+    return out
+
+
 class Event(NamedTuple):
     """One thing the unit saw: a tag that ran (kind TAG, imm22 a, pc) or an
     event record (its type, with its fields a and b).  time: the unit's

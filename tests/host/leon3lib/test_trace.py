@@ -44,6 +44,35 @@ class Trace(unittest.TestCase):
                          [trace.Record("START", 0, 0, 0x2d, 0, 0x16102f),
                           trace.Record("TAG", 0, 0x200001, 1000, 0x10594, 0x161031)])
 
+    def test_perf_data(self):
+        """the AUX data of a perf.data, in either byte order: the
+        records of each PERF_RECORD_AUXTRACE event in the data section,
+        other events skipped; a file that is not one, or is cut short,
+        refused"""
+        import os
+        import tempfile
+        words = [rec("START", b=45, time=1), rec("TAG", 0x080001, 3, 0x10594, 2)]
+        aux = b"".join(struct.pack(">IIII", *w) for w in words)
+        for order in "<>":
+            comm = struct.pack(order + "IHH", 3, 0, 16) + b"\0" * 8
+            auxev = struct.pack(order + "IHHQQQIIII", 71, 0, 48, len(aux), 0, 0, 0, 1, 0, 0)
+            body = comm + auxev + aux
+            head = struct.pack(order + "QQQQQQQ", trace.PERF_MAGIC2, 104, 0, 0, 0, 104, len(body))
+            data = head + b"\0" * (104 - len(head)) + body
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "perf.data")
+                with open(path, "wb") as f:
+                    f.write(data)
+                self.assertEqual(trace.from_perf_data(path), [trace.parse(w) for w in words])
+                with open(path, "wb") as f:
+                    f.write(data[:-1])
+                with self.assertRaisesRegex(trace.NotPerfData, "cut short|past the file"):
+                    trace.from_perf_data(path)
+                with open(path, "wb") as f:
+                    f.write(b"PERFFILE" + data[8:])
+                with self.assertRaisesRegex(trace.NotPerfData, "no PERFILE2 magic"):
+                    trace.from_perf_data(path)
+
     def test_runs_and_repeat(self):
         """a TAG record's tag as often as it ran; REPEAT the last p TAG
         records n times more, TIME records not among them"""
