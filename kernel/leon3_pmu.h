@@ -71,6 +71,7 @@
 #define TRACE_CLR		BIT(7)
 #define TRACE_FULL		BIT(8)
 #define TRACE_ERR		BIT(9)
+#define TRACE_IC		BIT(10)
 /* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
 #define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
 #define DSHADOW_SETS(v)		(((v) >> 24) & 7)	/* ways - 1 */

@@ -28,7 +28,9 @@
 /* attr.config */
 #define TRACE_CFG_PIDREC	BIT(0)	/* PID records */
 #define TRACE_CFG_OVFREC	BIT(1)	/* counter overflow records */
-#define TRACE_CFG_MASK		(TRACE_CFG_PIDREC | TRACE_CFG_OVFREC)
+#define TRACE_CFG_INSN_TIME	BIT(2)	/* times in instructions, not cycles */
+#define TRACE_CFG_MASK		(TRACE_CFG_PIDREC | TRACE_CFG_OVFREC | \
+				 TRACE_CFG_INSN_TIME)
 
 #define TRACE_REC_SIZE		16
 #define TRACE_MAX_PAGES		65536	/* TRPAGES' largest */
@@ -58,7 +60,7 @@ static int leon3_trace_event_init(struct perf_event *event)
 	/*
 	 * Records, not samples: a period means nothing (perf record sets 1,
 	 * as for every AUX event), a frequency is refused; nothing but the
-	 * two record switches in the config.
+	 * switches in the config.
 	 */
 	if (attr->freq || attr->config & ~TRACE_CFG_MASK ||
 	    attr->config1 || attr->config2)
@@ -73,6 +75,8 @@ static int leon3_trace_event_init(struct perf_event *event)
 		ctrl |= TRACE_PIDREC;
 	if (attr->config & TRACE_CFG_OVFREC)
 		ctrl |= TRACE_OVFREC;
+	if (attr->config & TRACE_CFG_INSN_TIME)
+		ctrl |= TRACE_IC;
 	event->hw.config = ctrl;
 	return 0;
 }
@@ -262,10 +266,12 @@ void leon3_trace_handle_irq(void)
 /* sysfs: format/ */
 PMU_FORMAT_ATTR(pidrec, "config:0");
 PMU_FORMAT_ATTR(ovfrec, "config:1");
+PMU_FORMAT_ATTR(insn_time, "config:2");
 
 static struct attribute *leon3_trace_format_attrs[] = {
 	&format_attr_pidrec.attr,
 	&format_attr_ovfrec.attr,
+	&format_attr_insn_time.attr,
 	NULL,
 };
 

@@ -56,6 +56,7 @@
 #define TRACE_CLR	(1u << 7)	/* action */
 #define TRACE_FULL	(1u << 8)	/* read-only */
 #define TRACE_ERR	(1u << 9)	/* read-only */
+#define TRACE_IC	(1u << 10)	/* the clock counts instructions */
 /* trace records: 4 words; type 31:28, CPU 27:24 and A 21:0; B; C; time 31:0 */
 #define REC_TAG		1
 #define REC_REPEAT	2

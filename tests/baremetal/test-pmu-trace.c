@@ -3,7 +3,8 @@
  * The trace unit (extension registers): tags (sethi imm22, %g0) and
  * events come out as compressed 16-byte records in a buffer given by a
  * page table, each record as the code that made it says, with the
- * times the timing model gives that code; the buffer's pages, limit and
+ * times the timing model gives that code (or its instructions, with
+ * IC); the buffer's pages, limit and
  * watermark; what does not fit is counted and reported; the mode and
  * PID filters; bad buffers refused.
  *
@@ -182,8 +183,8 @@ static void test_registers(void)
 
 	/* No buffer (TRPAGES 0): enabling stops the unit with ERR at once. */
 	sta_asi2(PMU_TRCTRL, 0xffffffff & ~TRACE_CLR);
-	is_u32(lda_asi2(PMU_TRCTRL), 0x7f | TRACE_ERR,
-	       "TRCTRL all ones without a buffer: bits 6:0 and ERR (9), reserved 0");
+	is_u32(lda_asi2(PMU_TRCTRL), 0x7f | TRACE_ERR | TRACE_IC,
+	       "TRCTRL all ones without a buffer: bits 6:0, ERR (9) and IC (10), reserved 0");
 	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "OVF bit 7 says the unit stopped");
 	ok(lda_asi2(PMU_OVF) & OVF_IRQ, "... and with IRQEN the interrupt is pending");
 	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
@@ -266,6 +267,63 @@ static void test_repeat(void)
 	is_u32(rtime(6) - rtime(2), 13 * 100 - 2, "the exit tag: 100 iterations on, less call and nop");
 }
 
+static volatile u32 sink;
+
+/* IC: the clock counts instructions, and START says so. */
+static void test_iclock(void)
+{
+	u32 t0 = lda_asi2(PMU_TRTIME_LO), d[2], i, n;
+
+	setup(NPAGES, 0, ROOM, NEVER);
+	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IC, 100);
+	want(0, REC_START, 1, 77, "START: A = 1, the clock counts instructions");
+	want(5, REC_REPEAT, 3, 99, "the same records as with cycles");
+	want(6, REC_TAG, T_EXIT, 1, "the loop's exit");
+	want(7, REC_STOP, 0, 0, "STOP");
+	want_end(8);
+	is_u32(rtime(0), t0, "START at the clock's time");
+	is_u32(rtime(2) - rtime(1), 3, "the call's entry tag: entry tag, call, nop");
+	is_u32(rtime(5) - rtime(2), 11, "REPEAT: at the second iteration, 11 instructions on");
+	is_u32(rtime(6) - rtime(2), 11 * 100 - 2,
+	       "the exit tag: 100 iterations of 11 instructions on, less call and nop");
+
+	/* IC stays as EN set it until EN is cleared. */
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IC);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	is_u32(lda_asi2(PMU_TRCTRL), TRACE_EN | TRACE_SU | TRACE_IC,
+	       "a write that keeps EN set keeps IC");
+	sta_asi2(PMU_TRCTRL, 0);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
+	is_u32(lda_asi2(PMU_TRCTRL), TRACE_EN | TRACE_SU, "EN set again: IC as written");
+	sta_asi2(PMU_TRCTRL, 0);
+	want(2, REC_START, 0, 77, "... and START says cycles (A = 0)");
+
+	/* Only the instructions of the modes whose tags it records */
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_IC);
+	t0 = lda_asi2(PMU_TRTIME_LO);
+	for (i = 0; i < 100; i++)
+		sink += i;
+	is_u32(lda_asi2(PMU_TRTIME_LO), t0, "IC, user mode only: supervisor code does not count");
+	for (n = 50; n <= 150; n += 100) {
+		t0 = lda_asi2(PMU_TRTIME_LO);
+		to_user();
+		usertags(n);
+		to_supervisor();
+		d[n > 50] = lda_asi2(PMU_TRTIME_LO) - t0;
+	}
+	is_u32(d[1] - d[0], 4 * 100,
+	       "IC, user mode only: 100 more iterations of 4 user instructions, 400 more");
+	sta_asi2(PMU_TRCTRL, 0);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IC);
+	t0 = lda_asi2(PMU_TRTIME_LO);
+	for (i = 0; i < 100; i++)
+		sink += i;
+	ok(lda_asi2(PMU_TRTIME_LO) - t0 >= 100, "IC with SU: supervisor code counts");
+	sta_asi2(PMU_TRCTRL, 0);
+}
+
 static void test_odd_tags(void)
 {
 	setup(NPAGES, 0, ROOM, NEVER);
@@ -278,7 +336,6 @@ static void test_odd_tags(void)
 	want_end(5);
 }
 
-static volatile u32 sink;
 
 static void test_events(void)
 {
@@ -525,6 +582,7 @@ int main(void)
 	test_loop();
 	test_time();
 	test_repeat();
+	test_iclock();
 	test_odd_tags();
 	test_events();
 	test_full();

@@ -273,14 +273,18 @@ def facts(d, ncnt, window_end):
         rows.append((bit("FEATURES", label), "FEAT_" + name,
                      "FEAT_" + name if name in ("SHADOW", "MEMTIME") else None,
                      "LEON3_PMU_FEAT_" + name))
-    # the trace unit: registers, bits and record types (no driver yet)
-    rows.append((bit("FEATURES", "the trace unit"), None, "FEAT_TRACE", "LEON3_PMU_FEAT_TRACE"))
-    rows.append((bit("OVF", "the trace unit"), None, "OVF_TRACE", "LEON3_PMU_OVF_TRACE"))
+    # the trace unit: registers, bits and record types (the driver's
+    # leon3_trace has those it uses)
+    rows.append((bit("FEATURES", "the trace unit"), "FEAT_TRACE", "FEAT_TRACE",
+                 "LEON3_PMU_FEAT_TRACE"))
+    rows.append((bit("OVF", "the trace unit"), "OVF_TRACE", "OVF_TRACE", "LEON3_PMU_OVF_TRACE"))
     for r in ("TRCTRL", "TRPID", "TRTABLE", "TRPAGES", "TRHEAD", "TRLIMIT", "TRWMARK",
               "TRLOST", "TRTIME_HI", "TRTIME_LO"):
-        rows.append((reg(r), None, "PMU_" + r, "LEON3_PMU_" + r))
-    for b in ("EN", "SU", "NU", "PF", "PIDREC", "OVFREC", "IRQEN", "CLR", "FULL", "ERR"):
-        rows.append((bit("TRCTRL", b), None, "TRACE_" + b, "LEON3_TRACE_" + b))
+        drv = None if r in ("TRPID", "TRTIME_HI", "TRTIME_LO") else "PMU_" + r
+        rows.append((reg(r), drv, "PMU_" + r, "LEON3_PMU_" + r))
+    for b in ("EN", "SU", "NU", "PF", "PIDREC", "OVFREC", "IRQEN", "CLR", "FULL", "ERR", "IC"):
+        drv = None if b == "PF" else "TRACE_" + b
+        rows.append((bit("TRCTRL", b), drv, "TRACE_" + b, "LEON3_TRACE_" + b))
     for rtype, name in d.records.items():
         rows.append((rtype, None, "REC_" + name, "LEON3_TRACE_REC_" + name))
     # the memory timing: MEMTIME holds four QEMU properties

@@ -247,12 +247,12 @@ def main():
         r = subprocess.run([os.path.join(TOP, "tools/bench/trace-cost"), tpart, "1", str(LIMIT)],
                            capture_output=True, text=True)
         rows = {m.group(1): [float(x.rstrip("x")) for x in m.group(2).split()] for m in
-                re.finditer(r"^(\S+\.\d+|all) +((?:-?[0-9.]+ +){4}[0-9.]+x +[0-9.]+x)$",
+                re.finditer(r"^(\S+\.\d+|all) +((?:-?[0-9.]+ +){4}[0-9.]+x +[0-9.]+x +[0-9.]+x)$",
                             r.stdout, re.M)}
         # cycles a tag (the second figure) may be below 0: the tagged
         # build's blocks lay out otherwise (the qsort stand-in: -0.70)
         check("bench-trace: exit 0, a row for basicmath, bitcount, qsort and CRC32 and the "
-              "total, tags, bytes, tags a record and both ratios positive, no trace with a "
+              "total, tags, bytes, tags a record and the three ratios positive, no trace with a "
               "loss",
               r.returncode == 0 and
               sorted(rows) == ["CRC32.0", "all", "basicmath.0", "bitcount.0", "qsort.0"] and

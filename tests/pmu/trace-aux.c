@@ -10,7 +10,8 @@
  *   -a PAGES   pages of the AUX area (default 16)
  *   -S         snapshot mode: the AUX area mapped read-only, which the
  *              unit overwrites; the last PAGES pages are printed
- *   -c CONFIG  attr.config (1: PID records, 2: overflow records)
+ *   -c CONFIG  attr.config (1: PID records, 2: overflow records, 4: times
+ *              in instructions)
  *   -k         the kernel's tags too (exclude_kernel = 0)
  *   -U         exclude_user
  *   -P PERIOD  attr.sample_period

@@ -18,6 +18,9 @@ that made it:
   --exec-log), and what leon3-methods counts for the tag's instruction
   alone with the counters (an address filter on each tag), and the
   loops' trips are the arguments';
+- with insn_time the records' times are the program's own
+  instructions: a loop's exit tag as many after its first iteration as
+  its code has, whatever interrupts came;
 - in deterministic mode (a LEON3's clock, a fixed seed) two boots give
   the same records, times included;
 - an AUX area too small for the trace: a PERF_RECORD_AUX flagged
@@ -76,12 +79,13 @@ GUEST = """
 echo == loop; /root/trace-aux /root/trace-work loop 1000; echo exit $?
 echo == call; /root/trace-aux /root/trace-work call 500; echo exit $?
 echo == nest; /root/trace-aux /root/trace-work nest 30; echo exit $?
+echo == insn-time; /root/trace-aux -c 4 /root/trace-work call 500; echo exit $?
 echo == small; /root/trace-aux -a 1 /root/trace-work nest 200; echo exit $?
 echo == snapshot; /root/trace-aux -S -a 1 /root/trace-work nest 200; echo exit $?
 echo == plugin; /root/trace-aux /root/tags-loops 7 9; echo exit $?
 echo == methods; cd /root && leon3-methods -f TAGRANGES -e instructions -- ./tags-loops 7 9 2>&1; echo exit $?
 echo == child; /root/trace-aux sh -c '/root/trace-work loop 50; true'; echo exit $?
-echo == bad-config; /root/trace-aux -e -c 4 /root/trace-work loop 1
+echo == bad-config; /root/trace-aux -e -c 8 /root/trace-work loop 1
 echo == bad-freq; /root/trace-aux -e -F 1000 /root/trace-work loop 1
 echo == period; /root/trace-aux -P 1 /root/trace-work loop 10; echo exit $?
 echo == bad-exclude; /root/trace-aux -e -U /root/trace-work loop 1
@@ -333,6 +337,23 @@ def main():
         check("call 500: the loop's path repeated is a REPEAT of 3 records",
               reps and all(r.a == 3 for r in reps), str(reps))
         check_exact("nest 30", s["nest"], nest_tags(sym, 30), 4 * 30 + 2)
+
+        # insn_time: the clock counts the user instructions the program ran
+        d = check_exact("insn_time, call 500", s["insn-time"], call_tags(sym, 500), 6, period=3)
+        starts = [e.a for e in d.events if e.kind == "START"]
+        check("insn_time: each START record says the clock counts instructions (A = 1)",
+              starts and all(a == 1 for a in starts), str(starts))
+        # an iteration: the loop's call, nop, subcc, latch tag, bne, nop
+        # and the function's entry tag, nop, exit tag, retl, nop
+        per = (sym["tw_cexit"] - sym["tw_centry"]) // 4 - 1 + \
+            (sym["tw_fexit"] - sym["tw_fentry"]) // 4 + 3
+        timed = [(e.pc, e.time) for e in d.events if e.kind == "TAG" and e.time is not None]
+        first = next((t for pc, t in timed if pc == sym["tw_fentry"]), None)
+        last = timed[-1] if timed else (None, None)
+        check(f"insn_time: the exit tag {per} x 500 - 2 user instructions after the first "
+              f"call's entry tag (the code's {per} an iteration, whatever interrupts came)",
+              first is not None and last[0] == sym["tw_cexit"] and
+              last[1] - first == per * 500 - 2, f"{first} {last}")
 
         # Too small: 1 page, 256 records, for some 800
         want = nest_tags(sym, 200)

@@ -37,13 +37,14 @@ class Site(NamedTuple):
 class Node:
     """A node of the call tree: a function called from its parent's
     function, CALLS times along this chain of calls; TIMED of them with
-    their CYCLES in all, from entry tag to exit tag, callees included
-    (the unit's clock: the cycles the process ran on that CPU)."""
-    __slots__ = ("func", "where", "calls", "children", "timed", "cycles")
+    their TIME in all, from entry tag to exit tag, callees included (the
+    unit's clock: the cycles the process ran on that CPU, or with
+    TRCTRL.IC its instructions; Flow.clock says which)."""
+    __slots__ = ("func", "where", "calls", "children", "timed", "time")
 
     def __init__(self, func, where=""):
         self.func, self.where, self.calls, self.children = func, where, 0, {}
-        self.timed = self.cycles = 0
+        self.timed = self.time = 0
 
     def child(self, func, where):
         n = self.children.get(func)
@@ -102,6 +103,8 @@ class Flow(NamedTuple):
     unknown: dict       # pc -> runs of tags at addresses no ELF file lists
     resyncs: int        # LOST records: what the program did then is unknown, the stacks start again
     unmatched: int      # exits whose entry the trace did not see (it began inside)
+    clock: str          # what the times count: "cycles", "instructions" (TRCTRL.IC)
+                        # or "cycles and instructions" (units set up apart)
 
 
 def sites(tag_records):
@@ -118,6 +121,7 @@ def analyse(events, by_pc):
     loops, paths, calls, unknown = {}, {}, {}, {}
     stacks, pid_of = {}, {}
     ntags = not_tags = resyncs = unmatched = 0
+    clocks = set()
 
     def loop(site):
         return loops.setdefault((site.func, site.id), Loop(site))
@@ -138,6 +142,8 @@ def analyse(events, by_pc):
 
     for e in events:
         if e.kind in ("START", "PID"):
+            if e.kind == "START":
+                clocks.add("instructions" if e.a & 1 else "cycles")
             pid_of[e.cpu] = e.b
             # each CPU's unit has a clock of its own: a call that moves
             # to another CPU is not timed
@@ -211,7 +217,7 @@ def analyse(events, by_pc):
             close_loops(frame, how="return")
             if frame.t0 is not None and e.time is not None and e.cpu == frame.cpu:
                 frame.node.timed += 1
-                frame.node.cycles += e.time - frame.t0
+                frame.node.time += e.time - frame.t0
             stack.pop()
     # entries not yet left when the trace ended: in no histogram
     for stack in stacks.values():
@@ -219,4 +225,5 @@ def analyse(events, by_pc):
             for site, latches in frame.loops:
                 if latches is not None:
                     loop(site).unfinished += 1
-    return Flow(root, loops, paths, calls, ntags, not_tags, unknown, resyncs, unmatched)
+    clock = " and ".join(sorted(clocks)) or "cycles"
+    return Flow(root, loops, paths, calls, ntags, not_tags, unknown, resyncs, unmatched, clock)

@@ -29,8 +29,8 @@ class Code:
         a = KIND[site.kind] << 19 | site.id if site else 1 << 19
         self.events.append(trace.Event("TAG", cpu, a, 0, pc, time))
 
-    def event(self, kind, b=0, cpu=0):
-        self.events.append(trace.Event(kind, cpu, 0, b, 0, None))
+    def event(self, kind, b=0, cpu=0, a=0):
+        self.events.append(trace.Event(kind, cpu, a, b, 0, None))
 
     def analyse(self):
         return flow.analyse(self.events, self.by_pc)
@@ -168,8 +168,18 @@ class Flow(unittest.TestCase):
         fl = c.analyse()
         na = fl.root.children["a"]
         nb = na.children["b"]
-        self.assertEqual((na.calls, na.timed, na.cycles), (2, 1, 100))
-        self.assertEqual((nb.calls, nb.timed, nb.cycles), (3, 2, 60))
+        self.assertEqual((na.calls, na.timed, na.time), (2, 1, 100))
+        self.assertEqual((nb.calls, nb.timed, nb.time), (3, 2, 60))
+        self.assertEqual(fl.clock, "cycles")
+
+    def test_clock(self):
+        """what the times count, from the START records' A (TRCTRL.IC)"""
+        for starts, want in (((0,), "cycles"), ((1, 1), "instructions"),
+                             ((1, 0), "cycles and instructions"), ((), "cycles")):
+            c = Code()
+            for cpu, a in enumerate(starts):
+                c.event("START", 7, cpu=cpu, a=a)
+            self.assertEqual(c.analyse().clock, want, starts)
 
     def test_gaps(self):
         """a trace that begins inside a function, tags at no listed

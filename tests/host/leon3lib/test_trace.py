@@ -36,7 +36,7 @@ class Trace(unittest.TestCase):
     def test_perf_dump(self):
         """the records of perf report -D's lines, not its other hex dumps"""
         lines = [". ... LEON3 trace data: size 0x20 bytes",
-                 ".  00000000:  30000000 0000002d 00000000 0016102f  cpu 0  START pid 45  time 0x16102f",
+                 ".  00000000:  30000000 0000002d 00000000 0016102f  cpu 0  START pid 45 clock cycles  time 0x16102f",
                  ".  0000:  09 00 00 00 01 00 38 00 08 40 01 00 00 00 00 00  ..........",
                  ".  00000010:  102000011 00000001 00010594 00161030  cpu 0  junk",
                  ".  00000010:  10200001 000003e8 00010594 00161031  cpu 0  TAG loop-latch 1 x1000"]
