@@ -513,6 +513,23 @@ static void test_filters(void)
 	want(0, REC_START, 0, 42, "PF, PID 42: START");
 	want(2, REC_TAG, T_LATCH, 10, "... and the tags");
 	want_end(5);
+
+	/*
+	 * A run of one tag at one PC, translated code counting it: the PID
+	 * changes in the middle, and the tags of the other PID are not seen;
+	 * back to PID 42, the run goes on.
+	 */
+	setup(NPAGES, 0, ROOM, NEVER);
+	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF);
+	usertags(10);
+	sta_asi2(PMU_PID, 41);
+	usertags(10);
+	sta_asi2(PMU_PID, 42);
+	usertags(10);
+	sta_asi2(PMU_TRCTRL, 0);
+	want(1, REC_TAG, T_ULATCH, 20, "a run across a PID change: PID 42's 20 tags, not PID 41's");
+	want(2, REC_STOP, 0, 0, "STOP");
+	want_end(3);
 	sta_asi2(PMU_PID, 77);
 }
 
