@@ -31,9 +31,12 @@ through the driver and perf, in the guest:
   on the real geometry (it prints it, for one), so that without it the
   timer ticks fell elsewhere in the run in each boot, and read misses
   differed by up to 110 (of 5400) between boots that each repeat their
-  own counts exactly.  Aligned, the counts are exactly the same, also
-  with work that differs between the boots put in front of perf
-  (reading /proc/cpuinfo, which names the geometry).  The comparison
+  own counts exactly.  Aligned, the write misses are exactly the same,
+  also with work that differs between the boots put in front of perf
+  (reading /proc/cpuinfo, which names the geometry), and the read
+  misses within 64: a driver laid out otherwise put 16 to 22 more in
+  one boot's run, in every geometry (other periodic kernel work is not
+  aligned).  The comparison
   runs on 1 CPU: on 2, the other CPU's work is not aligned, and the
   same comparison gave counts 0 to 380 read misses
   apart with different builds of the programs; how shadows snoop
@@ -81,6 +84,9 @@ SWEEP = sweep_tool()
 def geometry_opts(real):
     """QEMU options giving the real D-cache the geometry KIBkxWAYS[/LINE[/REPL]]."""
     return SWEEP.guest_opts(SWEEP.geometry_props(f"d{real}", {}))
+
+
+READ_SLACK = 64     # read misses: one piece of kernel work's evictions (below)
 
 
 def boot(tmp, workload, real, shadows, cpus, deterministic=False):
@@ -237,9 +243,21 @@ def main():
             counts = {k: [r[(g, k)] for r in rot] for k in "rw"}
             print(f"# {g}, deterministic mode, in the boots whose real D-cache is {boots}: "
                   f"{counts}")
-            check(f"{g}, 1 CPU, deterministic mode, {P2} passes: the read and write misses "
-                  "as the real D-cache and as a shadow of two other boots are the same",
-                  all(min(v) == max(v) for v in counts.values()),
+            # Write misses are the same (stores allocate nothing, so what
+            # else ran cannot change them); read misses within the lines
+            # one piece of the kernel's work evicts: with the driver of
+            # commit 074a5e3 (its code laid out otherwise, nothing else
+            # changed) the boot of 32-byte lines read-missed 16 to 22 more
+            # in every geometry, where the driver before gave the same
+            # counts: kernel work that fell in its run and not in the
+            # others' (the runs start at the same phase of the timer
+            # ticks, other periodic work not).  A wrong geometry is
+            # thousands apart.
+            check(f"{g}, 1 CPU, deterministic mode, {P2} passes: the write misses as the "
+                  "real D-cache and as a shadow of two other boots are the same, the read "
+                  f"misses within {READ_SLACK}",
+                  min(counts["w"]) == max(counts["w"]) and
+                  max(counts["r"]) - min(counts["r"]) <= READ_SLACK,
                   f"in the boots whose real D-cache is {boots}: {counts}")
 
     # bad input: refused when QEMU starts, with the reason
