@@ -34,9 +34,9 @@ through the driver and perf, in the guest:
   own counts exactly.  Aligned, the write misses are exactly the same,
   also with work that differs between the boots put in front of perf
   (reading /proc/cpuinfo, which names the geometry), and the read
-  misses within 64: a driver laid out otherwise put 16 to 22 more in
-  one boot's run, in every geometry (other periodic kernel work is not
-  aligned).  The comparison
+  misses within 64: the boot of 32-byte lines runs some 165 more kernel
+  instructions in the run, whose evictions, with the driver laid out
+  as it is, cost it 16 to 22 more read misses in every geometry.  The comparison
   runs on 1 CPU: on 2, the other CPU's work is not aligned, and the
   same comparison gave counts 0 to 380 read misses
   apart with different builds of the programs; how shadows snoop
@@ -86,7 +86,7 @@ def geometry_opts(real):
     return SWEEP.guest_opts(SWEEP.geometry_props(f"d{real}", {}))
 
 
-READ_SLACK = 64     # read misses: one piece of kernel work's evictions (below)
+READ_SLACK = 64     # read misses: geometry-dependent kernel work's evictions (below)
 
 
 def boot(tmp, workload, real, shadows, cpus, deterministic=False):
@@ -245,14 +245,14 @@ def main():
                   f"{counts}")
             # Write misses are the same (stores allocate nothing, so what
             # else ran cannot change them); read misses within the lines
-            # one piece of the kernel's work evicts: with the driver of
-            # commit 074a5e3 (its code laid out otherwise, nothing else
-            # changed) the boot of 32-byte lines read-missed 16 to 22 more
-            # in every geometry, where the driver before gave the same
-            # counts: kernel work that fell in its run and not in the
-            # others' (the runs start at the same phase of the timer
-            # ticks, other periodic work not).  A wrong geometry is
-            # thousands apart.
+            # some kernel work evicts: the boot of 32-byte lines runs
+            # about 165 more kernel instructions in the run (measured
+            # with instructions:k in the group: 298436 against 298271),
+            # and with the driver of commit 074a5e3 (its code laid out
+            # otherwise, nothing else changed) their evictions cost that
+            # boot 16 to 22 more read misses in every geometry, where the
+            # driver before, or another group of events, gave the same
+            # counts.  A wrong geometry is thousands apart.
             check(f"{g}, 1 CPU, deterministic mode, {P2} passes: the write misses as the "
                   "real D-cache and as a shadow of two other boots are the same, the read "
                   f"misses within {READ_SLACK}",
