@@ -246,13 +246,18 @@ static void test_time(void)
 	sta_asi2(PMU_TRTIME_LO, 0);
 }
 
-static void test_repeat(void)
+/*
+ * callloop(100) with the clock @ic (0: cycles, TRACE_IC: instructions),
+ * whose iteration takes @per of it: the same records either way, and
+ * the times the clock gives
+ */
+static void check_callloop(u32 ic, u32 per, const char *unit)
 {
 	u32 t0 = lda_asi2(PMU_TRTIME_LO);
 
 	setup(NPAGES, 0, ROOM, NEVER);
-	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 100);
-	want(0, REC_START, 0, 77, "START");
+	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | ic, 100);
+	want(0, REC_START, !!ic, 77, ic ? "START: A = 1, the clock counts instructions" : "START");
 	want(1, REC_TAG, T_ENTRY, 1, "entry");
 	want(2, REC_TAG, T_FENTRY, 1, "the first iteration: the call's entry");
 	want(3, REC_TAG, T_FEXIT, 1, "... its exit");
@@ -263,8 +268,14 @@ static void test_repeat(void)
 	want_end(8);
 	is_u32(rtime(0), t0, "START at the time the last STOP left the clock");
 	is_u32(rtime(2) - rtime(1), 3, "the call's entry tag: entry tag, call, nop");
-	is_u32(rtime(5) - rtime(2), 13, "REPEAT: at the second iteration, 13 cycles on");
-	is_u32(rtime(6) - rtime(2), 13 * 100 - 2, "the exit tag: 100 iterations on, less call and nop");
+	is_u32(rtime(5) - rtime(2), per, "REPEAT: at the second iteration, %u %s on", per, unit);
+	is_u32(rtime(6) - rtime(2), per * 100 - 2,
+	       "the exit tag: 100 iterations of %u %s on, less call and nop", per, unit);
+}
+
+static void test_repeat(void)
+{
+	check_callloop(0, 13, "cycles");
 }
 
 static volatile u32 sink;
@@ -272,20 +283,9 @@ static volatile u32 sink;
 /* IC: the clock counts instructions, and START says so. */
 static void test_iclock(void)
 {
-	u32 t0 = lda_asi2(PMU_TRTIME_LO), d[2], i, n;
+	u32 t0, d[2], i, n;
 
-	setup(NPAGES, 0, ROOM, NEVER);
-	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IC, 100);
-	want(0, REC_START, 1, 77, "START: A = 1, the clock counts instructions");
-	want(5, REC_REPEAT, 3, 99, "the same records as with cycles");
-	want(6, REC_TAG, T_EXIT, 1, "the loop's exit");
-	want(7, REC_STOP, 0, 0, "STOP");
-	want_end(8);
-	is_u32(rtime(0), t0, "START at the clock's time");
-	is_u32(rtime(2) - rtime(1), 3, "the call's entry tag: entry tag, call, nop");
-	is_u32(rtime(5) - rtime(2), 11, "REPEAT: at the second iteration, 11 instructions on");
-	is_u32(rtime(6) - rtime(2), 11 * 100 - 2,
-	       "the exit tag: 100 iterations of 11 instructions on, less call and nop");
+	check_callloop(TRACE_IC, 11, "instructions");
 
 	/* IC stays as EN set it until EN is cleared. */
 	setup(NPAGES, 0, ROOM, NEVER);
@@ -335,7 +335,6 @@ static void test_odd_tags(void)
 	want(4, REC_STOP, 0, 0, "STOP: the nop (sethi 0, %g0) is no tag");
 	want_end(5);
 }
-
 
 static void test_events(void)
 {
