@@ -20,7 +20,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin side-by-side toolchain-env kernel-menuconfig check \
 	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
-	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-trace bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-trace bench-trace-decode bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -58,6 +58,8 @@ help:
 	@echo '  make bench-trace MIBENCH_DIR=DIR  what tracing costs MiBench programs: tags a million'
 	@echo '                       instructions, cycles a tag, trace bytes, compression, traced against'
 	@echo '                       untraced host time (ROUNDS=3 here; LIMIT=S as bench-mibench)'
+	@echo '  make bench-trace-decode  what tools/leon3-trace'"'"'s analysis costs on a long trace (MTAGS=5 million'
+	@echo '                       tag runs): runs of a tag as one event against one event a tag'
 	@echo '  make bench-profile PROG="BINARY [ARGS]"  where QEMU'"'"'s time goes when a program is counted'
 	@echo '                       under Linux: host profiles of a guest that runs it alone and one that'
 	@echo '                       counts it, function by function (ROUNDS=5 here; ADD="FILE ...": its input'
@@ -168,6 +170,9 @@ bench-trace: all
 	@$(if $(MIBENCH_DIR),,echo "make bench-trace: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)
 	@tools/bench/trace-cost "$(MIBENCH_DIR)" $(if $(filter command line,$(origin ROUNDS)),$(ROUNDS),3) \
 		$(if $(filter command line,$(origin LIMIT)),$(LIMIT),300)
+
+bench-trace-decode:
+	@tools/bench/trace-decode $(or $(MTAGS),5)
 
 bench-profile: all
 	@$(if $(PROG),,echo 'make bench-profile: set PROG="BINARY [ARGS]", a guest program (e.g. a MiBench one)' >&2; exit 2)

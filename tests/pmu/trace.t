@@ -4,7 +4,7 @@
 """The trace unit under Linux: the leon3_trace PMU (kernel/leon3_pmu_trace.c)
 records a process's tags into its AUX area.  tests/pmu/trace-aux.c opens
 the event on a program as perf record would and prints the records, which
-tools/leon3lib/trace.py expands again; each trace is held to the code
+tools/leon3lib/trace.py decodes; each trace is held to the code
 that made it:
 
 - tests/pmu/trace-work.c's hand-tagged loops: the tags, each at the
@@ -109,10 +109,15 @@ def symbols(path):
     return {f[2]: int(f[0], 16) for f in (x.split() for x in out.splitlines()) if len(f) == 3}
 
 
+def each_tag(d):
+    """[(imm22, pc) of each tag that ran] of trace.runs()'s D"""
+    return [(e.a, e.pc) for e in d.events if e.kind == "TAG" for _ in range(e.n)]
+
+
 def tags_of(lines):
     """(decoded, [(imm22, pc) of each tag that ran])"""
-    d = trace.expand(trace.from_dump(lines))
-    return d, [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+    d = trace.runs(trace.from_dump(lines))
+    return d, each_tag(d)
 
 
 def aux_flags(lines):
@@ -256,7 +261,7 @@ def check_uses(tmp, s, uses, perf_data):
     lines = subprocess.run([PERF_HOST, "report", "-D", "-i", perf_data], capture_output=True,
                            text=True).stdout.splitlines()
     recs = trace.from_perf_dump(lines)
-    d = trace.expand(recs)
+    d = trace.runs(recs)
     want = f"bytes {16 * len(recs)} records {len(recs)} tags {d.tags} lost 0"
     check(f"trace-stat in the guest reads perf.data as the host's decoder does: {want}",
           s["trace-stat"][:1] == [want] and exit_code(s["trace-stat"]) == 0 and d.tags > 0,
@@ -438,8 +443,8 @@ def main():
                               subprocess.run([PERF_HOST, "report", "-D", "-i",
                                               os.path.join(pdata, "perf.data")],
                                              capture_output=True, text=True).stdout.splitlines())):
-            d = trace.expand(trace.from_perf_dump(lines))
-            got = [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
+            d = trace.runs(trace.from_perf_dump(lines))
+            got = each_tag(d)
             if where.startswith("on the host"):
                 recs = trace.from_perf_data(os.path.join(pdata, "perf.data"))
                 check("leon3lib.trace reads perf.data's AUX data itself: the records perf "

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """What a program did, rebuilt from its control-flow tags (Documentation/
-tags.md) as the trace unit recorded them (trace.expand()): the call tree
+tags.md) as the trace unit recorded them (trace.runs()): the call tree
 with exact call counts, each loop's iterations per entry, and the paths
 from tag to tag inside each function, which tools/leon3-trace prints
 and its anomaly detector compares.
@@ -113,8 +113,9 @@ def sites(tag_records):
 
 
 def analyse(events, by_pc):
-    """The Flow of trace.expand()'s EVENTS, each TAG event's site found
-    by its PC in BY_PC ({address: Site}).  A stack of calls is kept for
+    """The Flow of trace.runs()'s EVENTS (a tag's runs in a row one
+    Event, or each run one), each TAG event's site found by its PC in
+    BY_PC ({address: Site}).  A stack of calls is kept for
     each process (the PID of the START and PID records, 0 before one),
     so a per-CPU trace with PID records is taken apart."""
     root = Node("")
@@ -140,34 +141,9 @@ def analyse(events, by_pc):
             if upto is not None and site.id == upto.id:
                 return
 
-    for e in events:
-        if e.kind in ("START", "PID"):
-            if e.kind == "START":
-                clocks.add("instructions" if e.a & 1 else "cycles")
-            pid_of[e.cpu] = e.b
-            # each CPU's unit has a clock of its own: a call that moves
-            # to another CPU is not timed
-            for frame in stacks.get(e.b, ()):
-                if frame.cpu != e.cpu:
-                    frame.t0 = None
-            continue
-        if e.kind == "LOST":
-            # what ran while the unit lost tags is unknown: start again
-            stacks[pid_of.get(e.cpu, 0)] = []
-            resyncs += 1
-            continue
-        if e.kind != "TAG":
-            continue
-        site = by_pc.get(e.pc)
-        if site is None:
-            kind, _ = tagdefs.decode(tagdefs.H["SETHI_G0"] | e.a)
-            if kind not in KINDS:
-                not_tags += 1
-            else:
-                unknown[e.pc] = unknown.get(e.pc, 0) + 1
-            continue
-        ntags += 1
-        stack = stacks.setdefault(pid_of.get(e.cpu, 0), [])
+    def tag(site, cpu, time, stack):
+        """one run of the tag at SITE, in the calls of STACK"""
+        nonlocal unmatched
         top = stack[-1] if stack else None
         if site.kind == "func-entry":
             caller = top.node if top else root
@@ -175,8 +151,8 @@ def analyse(events, by_pc):
             node.calls += 1
             key = (top.func if top else None, site.func)
             calls[key] = calls.get(key, 0) + 1
-            stack.append(_Frame(site.func, node, site, e.cpu, e.time))
-            continue
+            stack.append(_Frame(site.func, node, site, cpu, time))
+            return
         # the other tags are the function's own: find its frame (a
         # function left without its exit tag, by longjmp or a tag-less
         # tail call, is popped here)
@@ -215,10 +191,54 @@ def analyse(events, by_pc):
                 close_loops(frame, site)
         elif site.kind == "func-exit":
             close_loops(frame, how="return")
-            if frame.t0 is not None and e.time is not None and e.cpu == frame.cpu:
+            if frame.t0 is not None and time is not None and cpu == frame.cpu:
                 frame.node.timed += 1
-                frame.node.time += e.time - frame.t0
+                frame.node.time += time - frame.t0
             stack.pop()
+
+    for e in events:
+        if e.kind in ("START", "PID"):
+            if e.kind == "START":
+                clocks.add("instructions" if e.a & 1 else "cycles")
+            pid_of[e.cpu] = e.b
+            # each CPU's unit has a clock of its own: a call that moves
+            # to another CPU is not timed
+            for frame in stacks.get(e.b, ()):
+                if frame.cpu != e.cpu:
+                    frame.t0 = None
+            continue
+        if e.kind == "LOST":
+            # what ran while the unit lost tags is unknown: start again
+            stacks[pid_of.get(e.cpu, 0)] = []
+            resyncs += 1
+            continue
+        if e.kind != "TAG":
+            continue
+        site = by_pc.get(e.pc)
+        if site is None:
+            kind, _ = tagdefs.decode(tagdefs.H["SETHI_G0"] | e.a)
+            if kind not in KINDS:
+                not_tags += e.n
+            else:
+                unknown[e.pc] = unknown.get(e.pc, 0) + e.n
+            continue
+        ntags += e.n
+        stack = stacks.setdefault(pid_of.get(e.cpu, 0), [])
+        tag(site, e.cpu, e.time, stack)
+        rest = e.n - 1
+        if rest and site.kind == "loop-latch":
+            # a loop's iterations in a row: each the path from the latch
+            # to itself and one trip more, in the frame and loop that the
+            # first of them left on top
+            key = (site.func, site, site)
+            paths[key] = paths.get(key, 0) + rest
+            latches = stack[-1].loops[-1]
+            if latches[1] is not None:
+                latches[1] += rest
+            rest = 0
+        for _ in range(rest):
+            tag(site, e.cpu, None, stack)
+    # entries not yet left when the trace ended: in no histogram
     # entries not yet left when the trace ended: in no histogram
     for stack in stacks.values():
         for frame in stack:

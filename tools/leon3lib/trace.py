@@ -117,26 +117,30 @@ class Event(NamedTuple):
     """One thing the unit saw: a tag that ran (kind TAG, imm22 a, pc) or an
     event record (its type, with its fields a and b).  time: the unit's
     clock, None for the tags a REPEAT record stands for (and before the
-    first record with the clock's high word)."""
+    first record with the clock's high word); a run's time is its first
+    tag's.  n: the times the tag ran in a row (1 for event records)."""
     kind: str
     cpu: int
     a: int
     b: int
     pc: int
     time: Optional[int]
+    n: int = 1
 
 
 class Decoded(NamedTuple):
-    events: list        # Event, each tag run once
+    events: list        # Event: a run of a tag once
     records: int        # records read
     tags: int           # tags they stand for
     errors: list        # what could not be decoded, one line each
 
 
-def expand(records):
-    """The Events the Records stand for, in order: each TAG record's tag
-    as often as it ran, each REPEAT's records again; event records as
-    they are (type 0, a zeroed buffer's, ends nothing: it is skipped)."""
+def runs(records):
+    """The Events the Records stand for, in order: each TAG record's run
+    as one Event with its count n, each REPEAT's TAG records again; event
+    records as they are (type 0, a zeroed buffer's, ends nothing: it is
+    skipped).  A trace's size in Events is then its records' (and its
+    REPEATs'), not its tags': what leon3-trace reads."""
     events, errors = [], []
     hi = None           # the clock's high word, once a record gave it
     tag_recs = []       # the TAG records since the last other record
@@ -150,18 +154,17 @@ def expand(records):
         time = None if hi is None else hi << 32 | r.time_lo
         if r.type == "TAG":
             tag_recs.append(r)
-            events += [Event("TAG", r.cpu, r.a, 0, r.c, time if i == 0 else None)
-                       for i in range(r.b)]
+            if r.b:
+                events.append(Event("TAG", r.cpu, r.a, 0, r.c, time, r.b))
             ntags += r.b
         elif r.type == "REPEAT":
             p, n = r.a, r.b
             if p < 1 or p > len(tag_recs):
                 errors.append(f"REPEAT of {p} records after {len(tag_recs)} TAG records")
                 continue
-            for _ in range(n):
-                for t in tag_recs[-p:]:
-                    events += [Event("TAG", t.cpu, t.a, 0, t.c, None) for _ in range(t.b)]
-                    ntags += t.b
+            again = [Event("TAG", t.cpu, t.a, 0, t.c, None, t.b) for t in tag_recs[-p:] if t.b]
+            events += again * n
+            ntags += n * sum(t.b for t in tag_recs[-p:])
         elif r.type == "TIME":
             continue
         else:
@@ -175,5 +178,5 @@ def tag_counts(events):
     counts = {}
     for e in events:
         if e.kind == "TAG":
-            counts[e.pc] = counts.get(e.pc, 0) + 1
+            counts[e.pc] = counts.get(e.pc, 0) + e.n
     return counts

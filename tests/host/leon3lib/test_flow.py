@@ -4,9 +4,11 @@ events that a model of the code made here, so that what they must give
 is known from the code: a recursion's calls at each depth, a triangular
 loop's trip counts, a function's early return."""
 
+import os
+import subprocess
 import unittest
 
-import libpath  # noqa: F401
+import libpath
 from leon3lib import flow, tags, trace
 
 KIND = {v: k for k, v in tags.KIND_NAMES.items()}
@@ -14,7 +16,8 @@ KIND = {v: k for k, v in tags.KIND_NAMES.items()}
 
 class Code:
     """Tags of made-up functions at made-up addresses, and the events of
-    running them: each tag one Event, as trace.expand() gives them"""
+    running them: each tag one Event (analyse() also gives a tag's runs
+    in a row as one Event, as trace.runs() does)"""
 
     def __init__(self):
         self.by_pc, self.events, self.addr = {}, [], 0x10000
@@ -33,7 +36,34 @@ class Code:
         self.events.append(trace.Event(kind, cpu, a, b, 0, None))
 
     def analyse(self):
-        return flow.analyse(self.events, self.by_pc)
+        """the Flow of the events, one a tag; checked to be the Flow of
+        the same events as trace.runs() gives them, a run one event"""
+        fl = flow.analyse(self.events, self.by_pc)
+        same = flow.analyse(runs_of(self.events), self.by_pc)
+        assert summary(same) == summary(fl), "a tag's runs as one event give another Flow"
+        return fl
+
+
+def runs_of(events):
+    """EVENTS (one a tag) with each tag's runs in a row one Event with
+    their count n, as trace.runs() makes them of a TAG record"""
+    out = []
+    for e in events:
+        last = out[-1] if out else None
+        if (e.kind == "TAG" and e.time is None and last is not None and last.kind == "TAG"
+                and (last.cpu, last.a, last.pc) == (e.cpu, e.a, e.pc)):
+            out[-1] = last._replace(n=last.n + 1)
+        else:
+            out.append(e)
+    return out
+
+
+def summary(fl):
+    """everything a Flow says, as plain values"""
+    return (
+        [(d, n.func, n.where, n.calls, n.timed, n.time) for d, n in fl.root.walk()],
+        {k: (sorted(v.hist.items()), v.left_by_return, v.unfinished) for k, v in fl.loops.items()},
+        fl.paths, fl.calls, fl.tags, fl.not_tags, fl.unknown, fl.resyncs, fl.unmatched, fl.clock)
 
 
 def fib_code():
@@ -202,6 +232,15 @@ class Flow(unittest.TestCase):
         fl = c.analyse()
         self.assertEqual((fl.unmatched, fl.not_tags, fl.unknown, fl.resyncs), (2, 1, {0x998: 1}, 1))
         self.assertEqual(fl.calls, {(None, "f"): 1, (None, "g"): 1, ("f", "g"): 1})
+
+    def test_long_trace(self):
+        """make bench-trace-decode's made-up trace (a little of it): a
+        loop's latches in a row as one event with their count and as one
+        event each give the same call tree, loops and paths"""
+        r = subprocess.run([os.path.join(libpath.TOP, "tools/bench/trace-decode"), "0.02"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the same call tree, loops and paths", r.stdout)
 
 
 if __name__ == "__main__":

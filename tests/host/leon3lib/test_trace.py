@@ -74,34 +74,35 @@ class Trace(unittest.TestCase):
                     trace.from_perf_data(path)
 
     def test_runs_and_repeat(self):
-        """a TAG record's tag as often as it ran; REPEAT the last p TAG
-        records n times more, TIME records not among them"""
-        d = trace.expand(trace.from_dump(dump(
+        """a TAG record's run one event with its count; REPEAT the last
+        p TAG records n times more, TIME records not among them"""
+        d = trace.runs(trace.from_dump(dump(
             rec("START", b=5, c=0, time=10), rec("TAG", 1, 1, 0x100, 12),
             rec("TAG", 2, 2, 0x104, 13), rec("TAG", 3, 1, 0x108, 15),
             rec("TIME", c=1, time=2), rec("REPEAT", 2, 3, time=20),
             rec("TAG", 4, 1, 0x10c, 30), rec("STOP", time=31))))
-        tags = [(e.a, e.pc) for e in d.events if e.kind == "TAG"]
-        self.assertEqual(tags, [(1, 0x100), (2, 0x104), (2, 0x104), (3, 0x108)] +
-                         [(2, 0x104), (2, 0x104), (3, 0x108)] * 3 + [(4, 0x10c)])
+        tags = [(e.a, e.pc, e.n) for e in d.events if e.kind == "TAG"]
+        self.assertEqual(tags, [(1, 0x100, 1), (2, 0x104, 2), (3, 0x108, 1)] +
+                         [(2, 0x104, 2), (3, 0x108, 1)] * 3 + [(4, 0x10c, 1)])
         self.assertEqual((d.records, d.tags, d.errors), (8, 14, []))
         self.assertEqual([e.kind for e in d.events if e.kind != "TAG"], ["START", "STOP"])
         self.assertEqual(trace.tag_counts(d.events), {0x100: 1, 0x104: 8, 0x108: 4, 0x10c: 1})
 
     def test_time(self):
-        """the clock's high word from START, LOST and TIME; a repeated tag has no time"""
-        d = trace.expand(trace.from_dump(dump(
+        """the clock's high word from START, LOST and TIME; a repeated
+        tag has no time, a run its first tag's"""
+        d = trace.runs(trace.from_dump(dump(
             rec("TAG", 1, 1, 0x100, 5),                      # before any high word
             rec("START", b=1, c=2, time=0xfffffff0), rec("TAG", 1, 1, 0x100, 0xfffffff8),
-            rec("TIME", c=3, time=4), rec("TAG", 2, 1, 0x104, 4), rec("REPEAT", 2, 1, time=9))))
-        times = [e.time for e in d.events]
-        self.assertEqual(times, [None, 2 << 32 | 0xfffffff0, 2 << 32 | 0xfffffff8,
-                                 3 << 32 | 4, None, None])
+            rec("TIME", c=3, time=4), rec("TAG", 2, 3, 0x104, 4), rec("REPEAT", 2, 1, time=9))))
+        times = [(e.time, e.n) for e in d.events]
+        self.assertEqual(times, [(None, 1), (2 << 32 | 0xfffffff0, 1), (2 << 32 | 0xfffffff8, 1),
+                                 (3 << 32 | 4, 3), (None, 1), (None, 3)])
 
     def test_errors(self):
         """a REPEAT without its records is an error, not a guess; an event
         record ends the records a REPEAT may refer to; zeroes are no record"""
-        d = trace.expand(trace.from_dump(dump(
+        d = trace.runs(trace.from_dump(dump(
             rec("TAG", 1, 1, 0x100), rec("PID", b=7), rec("REPEAT", 1, 5), (0, 0, 0, 0))))
         self.assertEqual(len(d.errors), 1)
         self.assertIn("REPEAT of 1 records after 0 TAG records", d.errors[0])
