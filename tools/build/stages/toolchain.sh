@@ -9,12 +9,9 @@
 # nofpu one).
 #
 # Debian's own 32-bit sparc libraries are v8plus (UltraSPARC) and cannot
-# run on a LEON3, hence a toolchain of our own.  Three passes, as usual
-# for a cross glibc toolchain:
-#   1. a bootstrap gcc (no libc) in a scratch prefix,
-#   2. glibc built with it, installed into the final sysroot,
-#   3. the final gcc against that sysroot.
-# The final tree is relocatable (the sysroot lives under the prefix).
+# run on a LEON3, hence a toolchain of our own, built in one gcc pass
+# (stage_build below).  The final tree is relocatable (the sysroot lives
+# under the prefix).
 
 STAGE_DEPS="linux-headers"
 STAGE_SOURCES="gcc glibc"
@@ -32,10 +29,10 @@ stage_host_id() {
 # headers, -iprefix, and its sysroot, -isysroot, where a cc1 of its own
 # would have them built in), it emits the same code, and building a cc1
 # of our own was most of this stage's time.  The driver, libgcc and the
-# multilibs are built from gcc-12's source as before; the gcc builds
-# below make everything but cc1 (make -o cc1), which is a wrapper in
-# their build trees and in the installed gcc, and Debian's own in the
-# bootstrap gcc.  An -fPIC, -fPIE or --sysroot of the user's comes after
+# multilibs are built from gcc-12's source; the gcc build below makes
+# everything but cc1 (make -o cc1), which is a wrapper in its build tree
+# and in the installed gcc, and Debian's own, given its options by the
+# specs, while glibc is built.  An -fPIC, -fPIE or --sysroot of the user's comes after
 # and wins.  Each wrapper is a shell started for each compiled file (4 ms
 # and more where starting a process is slow), so it starts nothing else.
 DEBIAN_CC1=/usr/lib/gcc-cross/sparc64-linux-gnu/12/cc1
@@ -61,6 +58,8 @@ install_cc1_relocatable() {
 	dir=$(find "$1/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
 	[ -n "$dir" ] && [ -d "$dir" ] || die "no collect2 installed under $1/libexec/gcc/$TARGET"
 	rel=libexec/gcc/$TARGET/${dir##*/}/cc1
+	# (not through a link to Debian's cc1 that install_specs left)
+	rm -f "$dir/cc1"
 	cat >"$dir/cc1" <<-EOS
 	#!/bin/sh
 	# Debian's sparc64 cc1 as $TARGET's (tools/build/stages/toolchain.sh)
@@ -74,27 +73,30 @@ install_cc1_relocatable() {
 
 # install_specs PREFIX [CC1_OPTION...]: the gcc installed in PREFIX runs
 # Debian's as itself, its --32 from gcc's specs; with CC1_OPTIONs, also
-# Debian's cc1, given CC1_OPTS and them by the specs (the bootstrap gcc:
-# it has no sysroot of its own and never moves).  The specs file is the
-# driver's own specs (-dumpspecs) with those added: a specs file of a few
-# lines would replace the built-in specs, not add to them (gcc then
-# forgets -D__sparc_v8__ and -Aleon).  bin/$TARGET-as stays the wrapper
-# for those who run it directly.
+# Debian's cc1, given CC1_OPTS and them by the specs (while glibc is
+# built: no wrapper shell started for each file).  The specs file is the
+# driver's own specs (-dumpspecs, without a specs file of ours) with
+# those added: a specs file of a few lines would replace the built-in
+# specs, not add to them (gcc then forgets -D__sparc_v8__ and -Aleon).
+# bin/$TARGET-as stays the wrapper for those who run it directly.
 install_specs() {
 	local prefix=$1 gcc="$1/bin/$TARGET-gcc" libexec libdir cc1=
 	shift
 	[ $# -eq 0 ] || cc1="$CC1_OPTS $*"
 	libexec=$(find "$prefix/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
-	libdir=$(dirname "$("$gcc" -print-libgcc-file-name)")
+	libdir=$(dirname "$("$gcc" -print-file-name=include)")
 	[ -n "$libexec" ] && [ -d "$libexec" ] || die "no collect2 installed under $prefix/libexec/gcc/$TARGET"
-	[ -d "$libdir" ] || die "no libgcc installed under $prefix/lib/gcc/$TARGET"
+	[ "${libdir#"$prefix"/lib/gcc/$TARGET/}" != "$libdir" ] || die "$gcc's own directory is not under $prefix/lib/gcc/$TARGET: $libdir"
+	rm -f "$libdir/specs" "$libexec/cc1"
 	"$gcc" -dumpspecs | awk -v cc1="$cc1" '
 		prev == "*cc1:" { if (cc1 != "") $0 = cc1 " " $0; n++ }
 		prev == "*asm:" { $0 = "--32 " $0; n++ }
 		{ print; prev = $0 }
 		END { exit n != 2 }' >"$libdir/specs" || die "$gcc -dumpspecs has no *cc1: or no *asm:"
-	[ -z "$cc1" ] || ln -sf "$DEBIAN_CC1" "$libexec/cc1"
-	ln -sf /usr/bin/sparc64-linux-gnu-as "$prefix/$TARGET/bin/as"
+	[ -z "$cc1" ] || ln -s "$DEBIAN_CC1" "$libexec/cc1"
+	# (where the driver looks before its tooldir, whose as stays the
+	# wrapper: gcc's build tree runs that one, and has no specs of ours)
+	ln -sf /usr/bin/sparc64-linux-gnu-as "$libexec/as"
 }
 
 # Options shared by both gcc passes.
@@ -128,10 +130,12 @@ install_binutils_wrappers() {
 	done
 }
 
-# build_glibc NAME CFLAG LIBDIR SLIBDIR DESTDIR: configure, build and
-# install glibc for one multilib with the bootstrap gcc.
-build_glibc() {
-	local name=$1 flag=$2 libdir=$3 slibdir=$4 dest=$5
+# glibc_configure NAME CFLAG LIBDIR SLIBDIR: configure glibc for one
+# multilib in glibc-NAME with the gcc being built (before its libgcc:
+# configure links nothing with it), and write glibc's own list of what
+# it builds to glibc-NAME/subdirs.
+glibc_configure() {
+	local name=$1 flag=$2 libdir=$3 slibdir=$4
 	mkdir "glibc-$name" && cd "glibc-$name"
 	# CXX: there is no target C++ compiler.  An empty CXX is not enough:
 	# configure then finds the host g++, which links (host) programs, and
@@ -139,7 +143,7 @@ build_glibc() {
 	# name that does not exist makes configure drop C++.
 	# --disable-default-pie: static PIE start-up crashes with this
 	# toolchain (IRELATIVE fix-ups).
-	PATH="$boot/bin:$PATH" ../glibc-src/configure --prefix=/usr \
+	../glibc-src/configure --prefix=/usr \
 		--host=$TARGET --build="$(../glibc-src/scripts/config.guess)" \
 		--with-headers="$sysroot/usr/include" --disable-default-pie \
 		--disable-werror --disable-nscd --disable-profile \
@@ -151,22 +155,56 @@ build_glibc() {
 	# built-in UTF-8, ASCII, ISO-8859-1 and UCS ones: no guest program
 	# here does; a tenth of the build) and support (libsupport, for
 	# glibc's own tests)
-	PATH="$boot/bin:$PATH" make "$PWD/sysd-sorted"
-	local subdirs
-	subdirs=$(sed -n 's/^sorted-subdirs := //p' sysd-sorted | tr ' ' '\n' |
-		grep -vx 'iconvdata\|support' | xargs)
-	[[ " $subdirs " == *" elf "* ]] || die "glibc's sysd-sorted names no subdirectories"
-	PATH="$boot/bin:$PATH" make -j"$JOBS" subdirs="$subdirs"
-	PATH="$boot/bin:$PATH" make install subdirs="$subdirs" DESTDIR="$dest" MAKEINFO=:
+	make "$PWD/sysd-sorted"
+	sed -n 's/^sorted-subdirs := //p' sysd-sorted | tr ' ' '\n' |
+		grep -vx 'iconvdata\|support' | xargs >subdirs
+	grep -qw elf subdirs || die "glibc's sysd-sorted names no subdirectories"
 	cd ..
 }
 
+# glibc_start_files NAME CFLAG LIBDIR: what libgcc needs of glibc-NAME
+# to link libgcc_s.so: the start files, and a libc.so with libc's soname
+# and nothing in it (libgcc_s is linked again with the real one, below).
+glibc_start_files() {
+	local name=$1 flag=$2 libdir=$3
+	make -C "glibc-$name" csu/subdir_lib
+	mkdir -p "$sysroot$libdir"
+	cp "glibc-$name/csu/crt1.o" "glibc-$name/csu/crti.o" "glibc-$name/csu/crtn.o" "$sysroot$libdir/"
+	$TARGET-gcc $flag -nostdlib -nostartfiles -shared -x c /dev/null \
+		-Wl,-soname,libc.so.6 -o "$sysroot$libdir/libc.so"
+}
+
+# glibc_build NAME DESTDIR: build and install the glibc of glibc-NAME.
+glibc_build() {
+	local name=$1 dest=$2 subdirs
+	subdirs=$(cat "glibc-$name/subdirs")
+	make -C "glibc-$name" -j"$JOBS" subdirs="$subdirs"
+	make -C "glibc-$name" install subdirs="$subdirs" DESTDIR="$dest" MAKEINFO=:
+}
+
+# gcc_fix_headers: gcc's limits.h includes the libc's when the sysroot
+# has one, and fixincludes fixes the sysroot's headers (glibc's
+# pthread.h): both made again, with the glibc headers the sysroot has now.
+gcc_fix_headers() {
+	rm -f gcc/gcc/stmp-int-hdrs gcc/gcc/stmp-fixinc
+	make -C gcc -j"$JOBS" MAKE="make -o cc1" all-gcc
+	grep -q _GCC_NEXT_LIMITS_H gcc/gcc/include-fixed/limits.h ||
+		die "gcc's limits.h does not include glibc's"
+}
+
+# One gcc build, configured as the final toolchain, in the order its
+# parts need each other: the driver, glibc's headers and start files,
+# libgcc, glibc, libgcc_s linked again against it.  (The usual cross
+# toolchain builds gcc twice, a bootstrap gcc without a libc first: here
+# that pass was a sixth of the stage's CPU time, Documentation/
+# building.md.)  gcc's configure reads nothing of the sysroot's glibc:
+# --with-glibc-version answers what it would read.
 stage_build() {
-	local sysroot="$OUT/$TARGET/sysroot" boot="$WORK/bootstrap"
-	local headers
+	local sysroot="$OUT/$TARGET/sysroot"
+	local headers libexec
 	headers=$(dep_path linux-headers)
 
-	step "unpacking gcc-12 and applying Debian's patches (1/7)"
+	step "unpacking gcc-12 and applying Debian's patches (1/8)"
 	unpack_debian gcc gcc-deb
 	# Unpacks src/ and applies Debian's series, which includes
 	# gcc-gfdl-build.diff: the DFSG tarball lacks the GFDL texinfo
@@ -174,48 +212,60 @@ stage_build() {
 	make -C gcc-deb -f debian/rules patch
 	grep -q 'cat $(srcdir)/doc/tm.texi.in > tmp-tm.texi' gcc-deb/src/gcc/Makefile.in
 
-	step "unpacking glibc, applying Debian's patches and glibc-patches/ (2/7)"
+	step "unpacking glibc, applying Debian's patches and glibc-patches/ (2/8)"
 	unpack_debian glibc glibc-src
 	"$TOP/tools/build/apply-series" glibc-src "$TOP/glibc-patches/series"
 
-	install_binutils_wrappers "$boot"
 	install_binutils_wrappers "$OUT"
+	export PATH="$OUT/bin:$PATH"
 	mkdir -p "$sysroot/usr"
 	cp -a "$headers/include" "$sysroot/usr/"
 
-	# ccache for the host compilers: the two gcc passes share most host
-	# objects, and a later rebuild of this stage shares all of them.
+	# ccache for the host compilers: a later rebuild of this stage
+	# shares all the host objects.
 	export CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$WORK"
 	export CC="ccache gcc" CXX="ccache g++"
 
 	[ -x "$DEBIAN_CC1" ] || die "$DEBIAN_CC1 is missing (Debian's gcc-12-sparc64-linux-gnu: make deps)"
 
-	step "bootstrap gcc, C only, no libc (3/7)"
-	mkdir gcc1 && cd gcc1
-	PATH="$boot/bin:$PATH" ../gcc-deb/src/configure --prefix="$boot" \
-		"${gcc_common_config[@]}" --without-headers --with-newlib \
-		--disable-shared --disable-threads \
+	step "gcc's driver, C only (3/8)"
+	mkdir gcc && cd gcc
+	../gcc-deb/src/configure --prefix="$OUT" \
+		"${gcc_common_config[@]}" --with-sysroot="$sysroot" \
+		--enable-shared --enable-threads=posix --enable-__cxa_atexit \
 		CFLAGS=-O2 CXXFLAGS=-O2
 	install_cc1 gcc "$sysroot"
-	PATH="$boot/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1" all-gcc all-target-libgcc
-	PATH="$boot/bin:$PATH" make MAKE="make -o cc1" install-gcc install-target-libgcc
+	make -j"$JOBS" MAKE="make -o cc1" all-gcc
+	make MAKE="make -o cc1" install-gcc
 	cd ..
-	install_specs "$boot" -isysroot "$sysroot"
-	# With --disable-shared the EH code is in libgcc.a; glibc links
-	# its static helpers against libgcc_eh explicitly.
-	for f in "" -msoft-float; do
-		ln -sf libgcc.a "$($boot/bin/$TARGET-gcc $f -print-libgcc-file-name | xargs dirname)/libgcc_eh.a"
-	done
+	install_specs "$OUT" -isysroot "$sysroot"
 
-	step "glibc $(lock_version glibc), hard float (4/7)"
-	build_glibc hard "" /usr/lib /lib "$sysroot"
+	step "glibc's headers and start files; libgcc (4/8)"
+	glibc_configure hard "" /usr/lib /lib
+	glibc_configure soft -msoft-float /usr/lib/soft /lib/soft
+	# (before the build, glibc's gnu/stubs.h for each ABI is empty; the
+	# soft float ABI's is one file more)
+	make -C glibc-hard install-headers install-bootstrap-headers=yes DESTDIR="$sysroot"
+	make -C glibc-soft install-bootstrap-headers=yes DESTDIR="$sysroot" \
+		"$sysroot/usr/include/gnu/stubs-32_soft.h" "$sysroot/usr/include/gnu/lib-names-32_soft.h"
+	glibc_start_files hard "" /usr/lib
+	glibc_start_files soft -msoft-float /usr/lib/soft
+	gcc_fix_headers
+	make -C gcc -j"$JOBS" MAKE="make -o cc1" all-target-libgcc
+	make -C gcc MAKE="make -o cc1" install-target-libgcc
 
-	step "glibc $(lock_version glibc), soft float, nofpu, into lib/soft (5/7)"
-	build_glibc soft -msoft-float /usr/lib/soft /lib/soft "$WORK/glibc-soft-root"
+	step "glibc $(lock_version glibc), hard float (5/8)"
+	glibc_build hard "$sysroot"
+
+	step "glibc $(lock_version glibc), soft float, nofpu, into lib/soft (6/8)"
+	glibc_build soft "$WORK/glibc-soft-root"
 	# The headers are shared: the soft-float ABI variant adds only its
 	# own gnu/stubs-32_soft.h and gnu/lib-names-32_soft.h, which
 	# gnu/stubs.h and gnu/lib-names.h pick under -msoft-float; any other
 	# difference would compile soft-float programs against wrong ones.
+	# (Those two files, as glibc's headers had them before the build,
+	# give way.)
+	rm "$sysroot/usr/include/gnu/stubs-32_soft.h" "$sysroot/usr/include/gnu/lib-names-32_soft.h"
 	cp -an "$WORK/glibc-soft-root/usr/include/." "$sysroot/usr/include/"
 	local differ
 	differ=$(diff -r "$sysroot/usr/include" "$WORK/glibc-soft-root/usr/include" |
@@ -224,30 +274,27 @@ stage_build() {
 	cp -a "$WORK/glibc-soft-root/lib/soft" "$sysroot/lib/"
 	cp -a "$WORK/glibc-soft-root/usr/lib/soft" "$sysroot/usr/lib/"
 
-	step "final gcc against the sysroot (6/7)"
-	mkdir gcc2 && cd gcc2
-	PATH="$OUT/bin:$PATH" ../gcc-deb/src/configure --prefix="$OUT" \
-		"${gcc_common_config[@]}" --with-sysroot="$OUT/$TARGET/sysroot" \
-		--enable-shared --enable-threads=posix --enable-__cxa_atexit \
-		CFLAGS=-O2 CXXFLAGS=-O2
-	# The host libraries' configure results (libiberty, libcpp, zlib,
-	# fixincludes, ...: same host compiler, same flags) are the bootstrap
-	# pass's; only gcc/ and the target's libgcc depend on this pass's
-	# options and sysroot.  Most of a gcc pass here is its configure
-	# scripts: a minute less.
-	(cd ../gcc1 && find . -name config.cache ! -path ./gcc/config.cache ! -path "./$TARGET/*") |
-		while read -r f; do
-			mkdir -p "$(dirname "$f")"
-			cp "../gcc1/$f" "$f"
-		done
-	install_cc1 gcc "$sysroot"
-	PATH="$OUT/bin:$PATH" make -j"$JOBS" MAKE="make -o cc1"
-	PATH="$OUT/bin:$PATH" make MAKE="make -o cc1" install-strip
-	cd ..
+	step "libgcc_s linked against glibc; installing gcc (7/8)"
+	gcc_fix_headers
+	find "gcc/$TARGET" -name 'libgcc_s.so*' -delete
+	# (and the rest of gcc's build: c++tools and the others it installs)
+	make -C gcc -j"$JOBS" MAKE="make -o cc1"
+	libexec=$(find "$OUT/libexec/gcc/$TARGET" -name collect2 -printf '%h\n')
+	rm -f "$libexec/cc1"
+	make -C gcc MAKE="make -o cc1" install-strip
 	install_specs "$OUT"
 	install_cc1_relocatable "$OUT"
+	local lib dyn
+	for lib in "$OUT/$TARGET/lib/libgcc_s.so.1" "$OUT/$TARGET/lib/soft/libgcc_s.so.1"; do
+		dyn=$("$OUT/bin/$TARGET-readelf" -d --dyn-syms -W "$lib")
+		[[ $dyn == *"(NEEDED)"*"[libc.so.6]"* ]] || die "$lib does not need libc.so.6"
+		[[ $dyn == *" UND "*"@GLIBC_"* ]] || die "$lib was not linked against glibc's symbol versions"
+	done
 
-	step "checking static programs link, soft float without the FPU (7/7)"
+	step "checking static programs link, soft float without the FPU (8/8)"
+	[ "$(readlink -f "$("$OUT/bin/$TARGET-gcc" -print-prog-name=as)")" = \
+		"$(readlink -f /usr/bin/sparc64-linux-gnu-as)" ] ||
+		die "$TARGET-gcc does not run Debian's as itself: $("$OUT/bin/$TARGET-gcc" -print-prog-name=as)"
 	# gcc's own CPU macros survive its specs file (install_specs)
 	for f in "" -msoft-float; do
 		# (grep -c: grep -q would end gcc's output early, and pipefail fail it)
