@@ -10,11 +10,12 @@
  * (Documentation/pmu-registers.md, "Trace unit").  The buffer is the
  * event's AUX area, in the manner of arm_spe_pmu.c: setup_aux() makes
  * the table of its pages, and the unit's head, limit and watermark are
- * perf's own head, free space and wakeup: offsets that run on, as the
- * unit's do.  At the watermark, or when the buffer is full, the PMU's
- * interrupt hands what the unit wrote to perf and gives it the space
- * perf has free; what a full buffer lost the unit counts, and says in a
- * LOST record when it resumes, and the AUX record is flagged truncated.
+ * perf's own head, free space and wakeup (or half the free space, if
+ * that comes first): offsets that run on, as the unit's do.  At the
+ * watermark, or when the buffer is full, the PMU's interrupt hands what
+ * the unit wrote to perf and gives it the space perf has free; what a
+ * full buffer lost the unit counts, and says in a LOST record when it
+ * resumes, and the AUX record is flagged truncated.
  */
 
 #include <linux/kernel.h>
@@ -81,12 +82,19 @@ static int leon3_trace_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* The unit's limit and watermark: perf's free space and next wakeup */
+/*
+ * The unit's limit and watermark: perf's free space, and perf's next
+ * wakeup or half the free space, whichever comes first.  Each interrupt
+ * before the limit gives the unit what perf has read since the last, so
+ * a reader that keeps up never lets it fill the space it has.
+ */
 static void leon3_trace_set_limits(struct perf_output_handle *handle,
 				   struct leon3_trace_buf *buf)
 {
 	u32 head = handle->head;
 	u32 limit = head + (handle->size & ~(TRACE_REC_SIZE - 1));
+	u32 half = (limit - head) / 2 & ~(TRACE_REC_SIZE - 1);
+	u32 wmark = half ? head + half : limit;
 
 	if (buf->snapshot) {
 		leon3_pmu_reg_write(PMU_TRLIMIT, head + TRACE_NO_LIMIT);
@@ -94,11 +102,9 @@ static void leon3_trace_set_limits(struct perf_output_handle *handle,
 		return;
 	}
 	leon3_pmu_reg_write(PMU_TRLIMIT, limit);
-	/* A wakeup past the limit comes with the full buffer's interrupt. */
-	if ((s32)(handle->wakeup - limit) < 0)
-		leon3_pmu_reg_write(PMU_TRWMARK, handle->wakeup);
-	else
-		leon3_pmu_reg_write(PMU_TRWMARK, limit);
+	if ((s32)(handle->wakeup - wmark) < 0)
+		wmark = handle->wakeup;
+	leon3_pmu_reg_write(PMU_TRWMARK, wmark);
 }
 
 /*
