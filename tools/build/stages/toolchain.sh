@@ -153,11 +153,12 @@ glibc_configure() {
 	# glibc's own list of what it builds, less iconvdata (the gconv
 	# modules, which iconv_open loads for a character set beyond the
 	# built-in UTF-8, ASCII, ISO-8859-1 and UCS ones: no guest program
-	# here does; a tenth of the build) and support (libsupport, for
-	# glibc's own tests)
+	# here does; a tenth of the build), support (libsupport, for
+	# glibc's own tests), po (its messages' translations) and
+	# localedata (the locale sources that localedef compiles)
 	make "$PWD/sysd-sorted"
 	sed -n 's/^sorted-subdirs := //p' sysd-sorted | tr ' ' '\n' |
-		grep -vx 'iconvdata\|support' | xargs >subdirs
+		grep -vx 'iconvdata\|support\|po\|localedata' | xargs >subdirs
 	grep -qw elf subdirs || die "glibc's sysd-sorted names no subdirectories"
 	cd ..
 }
@@ -174,12 +175,14 @@ glibc_start_files() {
 		-Wl,-soname,libc.so.6 -o "$sysroot$libdir/libc.so"
 }
 
-# glibc_build NAME DESTDIR: build and install the glibc of glibc-NAME.
+# glibc_build NAME DESTDIR: build and install the glibc of glibc-NAME,
+# its libraries without its programs (ldconfig, ldd, locale, iconv,
+# getconf, ...: no guest program or test runs them; build-programs=no)
 glibc_build() {
 	local name=$1 dest=$2 subdirs
 	subdirs=$(cat "glibc-$name/subdirs")
-	make -C "glibc-$name" -j"$JOBS" subdirs="$subdirs"
-	make -C "glibc-$name" install subdirs="$subdirs" DESTDIR="$dest" MAKEINFO=:
+	make -C "glibc-$name" -j"$JOBS" subdirs="$subdirs" build-programs=no
+	make -C "glibc-$name" install subdirs="$subdirs" DESTDIR="$dest" MAKEINFO=: build-programs=no
 }
 
 # gcc_fix_headers: gcc's limits.h includes the libc's when the sysroot
