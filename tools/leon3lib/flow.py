@@ -239,7 +239,6 @@ def analyse(events, by_pc):
         for _ in range(rest):
             tag(site, e.cpu, None, stack)
     # entries not yet left when the trace ended: in no histogram
-    # entries not yet left when the trace ended: in no histogram
     for stack in stacks.values():
         for frame in stack:
             for site, latches in frame.loops:
@@ -247,3 +246,12 @@ def analyse(events, by_pc):
                     loop(site).unfinished += 1
     clock = " and ".join(sorted(clocks)) or "cycles"
     return Flow(root, loops, paths, calls, ntags, not_tags, unknown, resyncs, unmatched, clock)
+
+
+def summary(fl):
+    """Everything the Flow FL says, as plain values: two analyses agree
+    when their summaries are equal"""
+    return (
+        [(d, n.func, n.where, n.calls, n.timed, n.time) for d, n in fl.root.walk()],
+        {k: (sorted(v.hist.items()), v.left_by_return, v.unfinished) for k, v in fl.loops.items()},
+        fl.paths, fl.calls, fl.tags, fl.not_tags, fl.unknown, fl.resyncs, fl.unmatched, fl.clock)

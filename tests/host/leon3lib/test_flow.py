@@ -40,7 +40,7 @@ class Code:
         the same events as trace.runs() gives them, a run one event"""
         fl = flow.analyse(self.events, self.by_pc)
         same = flow.analyse(runs_of(self.events), self.by_pc)
-        assert summary(same) == summary(fl), "a tag's runs as one event give another Flow"
+        assert flow.summary(same) == flow.summary(fl), "a tag's runs as one event give another Flow"
         return fl
 
 
@@ -57,13 +57,6 @@ def runs_of(events):
             out.append(e)
     return out
 
-
-def summary(fl):
-    """everything a Flow says, as plain values"""
-    return (
-        [(d, n.func, n.where, n.calls, n.timed, n.time) for d, n in fl.root.walk()],
-        {k: (sorted(v.hist.items()), v.left_by_return, v.unfinished) for k, v in fl.loops.items()},
-        fl.paths, fl.calls, fl.tags, fl.not_tags, fl.unknown, fl.resyncs, fl.unmatched, fl.clock)
 
 
 def fib_code():
