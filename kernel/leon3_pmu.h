@@ -35,6 +35,7 @@
 #define PMU_TRLIMIT		0x1b4
 #define PMU_TRWMARK		0x1b8
 #define PMU_TRLOST		0x1bc
+#define PMU_TRTIME_LO		0x1c4
 
 #define GCTRL_EN		BIT(0)
 #define GCTRL_NCNT(v)		(((v) >> 3) & 0x1f)
@@ -72,6 +73,7 @@
 #define TRACE_FULL		BIT(8)
 #define TRACE_ERR		BIT(9)
 #define TRACE_IC		BIT(10)
+#define TRACE_REC_SYNC		9	/* the record type the driver writes */
 /* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
 #define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
 #define DSHADOW_SETS(v)		(((v) >> 24) & 7)	/* ways - 1 */

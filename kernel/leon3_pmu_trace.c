@@ -16,10 +16,18 @@
  * the unit wrote to perf and gives it the space perf has free; what a
  * full buffer lost the unit counts, and says in a LOST record when it
  * resumes, and the AUX record is flagged truncated.
+ *
+ * The unit's clock runs only while it records, so the driver ties it to
+ * the event's clock (perf's sample time): where the unit is off, before
+ * its START record and after its STOP record, the driver writes a SYNC
+ * record of its own with the two clocks' values, and perf places the
+ * records between them on its clock.
  */
 
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -108,6 +116,32 @@ static void leon3_trace_set_limits(struct perf_output_handle *handle,
 }
 
 /*
+ * Write a SYNC record at the unit's head while it is off: the event's
+ * clock now, and the unit's clock (which stands while it is off), so
+ * the START record that follows or the STOP record before has a perf
+ * time.  Where there is no room, none: the unit would drop a record
+ * there too.
+ */
+static void leon3_trace_write_sync(struct perf_event *event,
+				   struct leon3_trace_buf *buf)
+{
+	u32 head = leon3_pmu_reg_read(PMU_TRHEAD);
+	u32 off = head & ((buf->nr_pages << PAGE_SHIFT) - 1);
+	u64 now = event->clock();
+	__be32 *rec;
+
+	if ((s32)(leon3_pmu_reg_read(PMU_TRLIMIT) - head) < TRACE_REC_SIZE)
+		return;
+	/* The pages are perf's AUX pages: lowmem, as the unit's table has it */
+	rec = phys_to_virt(buf->table[off >> PAGE_SHIFT]) + offset_in_page(off);
+	rec[0] = cpu_to_be32(TRACE_REC_SYNC << 28 | smp_processor_id() << 24);
+	rec[1] = cpu_to_be32(upper_32_bits(now));
+	rec[2] = cpu_to_be32(lower_32_bits(now));
+	rec[3] = cpu_to_be32(leon3_pmu_reg_read(PMU_TRTIME_LO));
+	leon3_pmu_reg_write(PMU_TRHEAD, head + TRACE_REC_SIZE);
+}
+
+/*
  * Hand what the unit wrote to perf.  @ctrl is TRCTRL as it was: a unit
  * that stopped, or lost records, truncated the trace.
  */
@@ -146,6 +180,7 @@ static void leon3_trace_start(struct perf_event *event, int flags)
 	leon3_pmu_reg_write(PMU_TRPAGES, buf->nr_pages);
 	leon3_pmu_reg_write(PMU_TRHEAD, handle->head);
 	leon3_trace_set_limits(handle, buf);
+	leon3_trace_write_sync(event, buf);
 	/* What it lost before, on this CPU or another: a LOST record first */
 	leon3_pmu_reg_write(PMU_TRLOST, local64_read(&hwc->prev_count));
 	leon3_pmu_reg_write(PMU_TRCTRL, hwc->config | TRACE_CLR);
@@ -165,6 +200,8 @@ static void leon3_trace_stop(struct perf_event *event, int flags)
 	leon3_pmu_reg_write(PMU_TRCTRL, 0);
 	if (perf_get_aux(handle)) {
 		local64_set(&hwc->prev_count, leon3_pmu_reg_read(PMU_TRLOST));
+		if (!(ctrl & TRACE_ERR))
+			leon3_trace_write_sync(event, perf_get_aux(handle));
 		leon3_trace_output_end(handle, ctrl);
 	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -293,7 +330,12 @@ static const struct attribute_group *leon3_trace_attr_groups[] = {
 
 static struct pmu leon3_trace_pmu = {
 	.module		= THIS_MODULE,
-	.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE,
+	/*
+	 * The PMU's interrupt is an IRQMP extended interrupt, a maskable
+	 * one: the event may take any clock (perf record -k).
+	 */
+	.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE |
+			  PERF_PMU_CAP_NO_NMI,
 	.attr_groups	= leon3_trace_attr_groups,
 	.task_ctx_nr	= perf_sw_context,
 	.event_init	= leon3_trace_event_init,

@@ -9,12 +9,17 @@
  *            loop 1's latch); loop 1's exit
  *   nest N   function 1's entry; for i = 1..N: loop 2's entry, its latch
  *            i times, its exit, loop 1's latch; loop 1's exit
+ *   sleep N  N x (loop 3's latch tag, CLOCK_REALTIME read right after it,
+ *            20 ms asleep); then each time read, "at SEC.NSEC" a line
  *
  * Each tag's address is a global symbol (tw_*), for the records' PCs.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define SLEEP_MAX	100
 
 __asm__(".text\n"
 	".global tw_loop, tw_entry, tw_latch, tw_exit\n"
@@ -80,18 +85,41 @@ __asm__(".text\n"
 	"tw_oexit:\n"
 	"	sethi	0x280001, %g0\n"
 	"	retl\n"
+	"	 nop\n"
+
+	".global tw_stag\n"
+	"tw_stag:\n"
+	"	sethi	0x200003, %g0\n"
+	"	retl\n"
 	"	 nop\n");
 
 void tw_loop(long n);
 void tw_call(long n);
 void tw_nest(long n);
+void tw_stag(void);
+
+/* The times are printed at the end: no write between a tag and its sleep */
+static void tw_sleep(long n)
+{
+	static struct timespec at[SLEEP_MAX];
+	const struct timespec nap = { 0, 20000000 };
+	long i;
+
+	for (i = 0; i < n; i++) {
+		tw_stag();
+		clock_gettime(CLOCK_REALTIME, &at[i]);
+		nanosleep(&nap, NULL);
+	}
+	for (i = 0; i < n; i++)
+		printf("at %lld.%09ld\n", (long long)at[i].tv_sec, at[i].tv_nsec);
+}
 
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? strtol(argv[2], NULL, 0) : 0;
 
 	if (argc != 3 || n < 1) {
-		fprintf(stderr, "usage: trace-work loop|call|nest N (N >= 1)\n");
+		fprintf(stderr, "usage: trace-work loop|call|nest|sleep N (N >= 1)\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "loop"))
@@ -100,6 +128,8 @@ int main(int argc, char **argv)
 		tw_call(n);
 	else if (!strcmp(argv[1], "nest"))
 		tw_nest(n);
+	else if (!strcmp(argv[1], "sleep") && n <= SLEEP_MAX)
+		tw_sleep(n);
 	else
 		return 2;
 	printf("done %s %ld\n", argv[1], n);

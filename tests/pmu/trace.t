@@ -35,6 +35,13 @@ that made it:
   perf script gives a sample of leon3-tags a record, at the tag's
   function, of the traced command, whose periods add up per function
   to what QEMU's exec log counts for the plugin-built program;
+- the samples' times are on the event's clock (perf record -k
+  CLOCK_REALTIME, the guest's date set to 2027, far from the kernel's
+  own clock since boot): a tag that runs 5 times with 20 ms asleep after each gives 5 samples
+  at least 20 ms apart, and each sample's time and the program's own
+  clock_gettime() right after the tag lie in the same stretch of the
+  task on the CPU, between the SYNC records the driver wrote at its
+  START and STOP records;
 - tools/leon3-trace on tests/pmu/trace-uses.c (built with the plugin):
   the call tree is the code's (fib's recursion, depth by depth, as
   often as the recursion calls), from trace-aux's records and from
@@ -93,6 +100,7 @@ echo == second; /root/trace-aux -2 /root/trace-work loop 1; echo exit $?
 echo == perf-record; perf record -q -e leon3_trace// -o /tmp/trace.data -- /root/trace-work call 300; echo exit $?
 echo == perf-report; perf report -D -i /tmp/trace.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  |LEON3'; echo exit $?
 echo == perf-script; cd /root && perf record -q -e leon3_trace// -o /tmp/loops.data -- ./tags-loops 7 9 >/dev/null && perf script -i /tmp/loops.data -F comm,event,period,ip,sym 2>&1; echo exit $?
+echo == sleep; date -u -s '2027-01-15 08:00:00' >/dev/null; perf record -q -k CLOCK_REALTIME -e leon3_trace// -o /tmp/sleep.data -- /root/trace-work sleep 5; echo exit $?; perf script -i /tmp/sleep.data --ns -F time,ip,sym 2>&1; perf report -D -i /tmp/sleep.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  '
 echo == uses; /root/trace-aux /root/trace-uses 9 -1; echo exit $?
 echo == uses-normal; /root/trace-aux /root/trace-uses 7 -1; echo exit $?
 echo == uses-rare; /root/trace-aux /root/trace-uses 7 4; echo exit $?
@@ -162,6 +170,42 @@ def nest_tags(s, n):
         out += [(IENTRY, s["tw_ientry"])] + [(ILATCH, s["tw_ilatch"])] * i + \
                [(IEXIT, s["tw_iexit"]), (LATCH, s["tw_olatch"])]
     return out + [(EXIT, s["tw_oexit"])]
+
+
+def check_sleep(lines, sym):
+    """perf's times for the records: the program's own clock, read right
+    after each tag, and the samples' times in the same stretch of the task
+    on a CPU, between the driver's SYNC records at its START and STOP"""
+    at = [int(m.group(1)) * 10**9 + int(m.group(2))
+          for m in (re.match(r"^at (\d+)\.(\d{9})$", x) for x in lines) if m]
+    check("sleep 5 under perf record -k CLOCK_REALTIME: the program ran to its end",
+          exit_code(lines) == 0 and len(at) == 5, " | ".join(lines[-4:]))
+    got = [(int(m.group(1)) * 10**9 + int(m.group(2)), int(m.group(3), 16), m.group(4))
+           for m in (re.match(r"^\s*(\d+)\.(\d{9}):\s+([0-9a-f]+)\s+(\S+)", x) for x in lines)
+           if m]
+    tag = [t for t, ip, name in got if ip == sym["tw_stag"]]
+    check("perf script: a sample at the tag for each of its 5 runs, the next at least 20 ms "
+          "later (the program sleeps 20 ms after each)",
+          len(tag) == 5 and all(b - a >= 20 * 10**6 for a, b in zip(tag, tag[1:])),
+          f"{tag} | {lines[5:12]}")
+    recs = [r for r in trace.from_perf_dump(lines) if r.type != "type-0"]
+    spans, opened = [], None
+    for i, r in enumerate(recs):
+        if r.type == "SYNC" and i + 1 < len(recs) and recs[i + 1].type == "START":
+            opened = r.b << 32 | r.c
+        elif r.type == "SYNC" and i and recs[i - 1].type == "STOP" and opened is not None:
+            spans.append((opened, r.b << 32 | r.c))
+            opened = None
+    nstart = sum(r.type == "START" for r in recs)
+    check(f"the driver's SYNC records: one before each of the {nstart} START records and one "
+          f"after each STOP", nstart and len(spans) == nstart and
+          sum(r.type == "SYNC" for r in recs) == 2 * nstart, str(recs[:6]))
+    both = [any(p0 <= t <= p1 and p0 <= a <= p1 for p0, p1 in spans)
+            for t, a in zip(tag, at)]
+    check("each tag's time and the program's clock_gettime() right after it: in the same "
+          "stretch of the task on a CPU, between two SYNC records",
+          len(both) == 5 and all(both),
+          f"{both} tags {tag} program {at} stretches {spans[:8]}")
 
 
 def exec_log_runs(tmp, prog, args):
@@ -382,8 +426,9 @@ def main():
               f"{len(want)})", 0 < len(got) < len(want) and got == want[-len(got):],
               f"{got[-3:]} for {want[-3:]}")
         recs = trace.from_dump(s["snapshot"])
-        check("... a page of them, the last one STOP", len(recs) == 256 and recs[-1].type == "STOP",
-              f"{len(recs)} records, last {recs[-1:]}")
+        check("... a page of them, the last two STOP and the driver's SYNC after it",
+              len(recs) == 256 and [r.type for r in recs[-2:]] == ["STOP", "SYNC"],
+              f"{len(recs)} records, last {recs[-2:]}")
 
         # The plugin's tags, against QEMU's exec log of the same program
         d, _ = tags_of(s["plugin"])
@@ -469,6 +514,8 @@ def main():
               f"tag runs QEMU's exec log counts ({want})",
               samples and per_sym == want and all(f[0] == "tags-loops" for f in samples),
               f"{per_sym} | {s['perf-script'][:4]}")
+
+        check_sleep(s["sleep"], sym)
 
         d, got = tags_of(s["period"])
         check("a period of 1, as perf record sets for AUX events, means nothing: the trace "

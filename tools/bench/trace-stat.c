@@ -27,11 +27,11 @@
 #define WINDOW			8	/* a REPEAT's p is at most 8 */
 #define STREAMS			16	/* AUX buffers: one a CPU */
 
-enum { TAG = 1, REPEAT, START, PID, OVERFLOW, LOST, STOP, TIME, NTYPES };
+enum { TAG = 1, REPEAT, START, PID, OVERFLOW, LOST, STOP, TIME, SYNC, NTYPES };
 
 static const char *const names[NTYPES + 1] = {
 	"type-0", "TAG", "REPEAT", "START", "PID", "OVERFLOW", "LOST", "STOP",
-	"TIME", "type-9+",
+	"TIME", "SYNC", "type-10+",
 };
 
 struct section {
@@ -86,6 +86,7 @@ static void record(struct stream *s, const unsigned char *r)
 			tags += (uint64_t)s->runs[i] * b;
 		break;
 	case TIME:
+	case SYNC:
 	case 0:
 		break;
 	case LOST:

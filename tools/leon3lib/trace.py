@@ -139,7 +139,7 @@ def runs(records):
     """The Events the Records stand for, in order: each TAG record's run
     as one Event with its count n, each REPEAT's TAG records again; event
     records as they are (type 0, a zeroed buffer's, ends nothing: it is
-    skipped).  A trace's size in Events is then its records' (and its
+    skipped, as are TIME records and the driver's SYNC records).  A trace's size in Events is then its records' (and its
     REPEATs'), not its tags': what leon3-trace reads."""
     events, errors = [], []
     hi = None           # the clock's high word, once a record gave it
@@ -165,7 +165,7 @@ def runs(records):
             again = [Event("TAG", t.cpu, t.a, 0, t.c, None, t.b) for t in tag_recs[-p:] if t.b]
             events += again * n
             ntags += n * sum(t.b for t in tag_recs[-p:])
-        elif r.type == "TIME":
+        elif r.type in ("TIME", "SYNC"):
             continue
         else:
             tag_recs = []

@@ -20,9 +20,11 @@ def dump(*recs):
 
 class Trace(unittest.TestCase):
     def test_types(self):
-        """the document's eight record types, 1 to 8"""
+        """the document's eight record types of the unit, 1 to 8, and the
+        driver's SYNC"""
         self.assertEqual(trace.TYPES, {1: "TAG", 2: "REPEAT", 3: "START", 4: "PID",
-                                       5: "OVERFLOW", 6: "LOST", 7: "STOP", 8: "TIME"})
+                                       5: "OVERFLOW", 6: "LOST", 7: "STOP", 8: "TIME",
+                                       9: "SYNC"})
 
     def test_parse(self):
         """the fields of each word; big-endian bytes as the unit writes them"""
@@ -31,7 +33,7 @@ class Trace(unittest.TestCase):
         self.assertEqual(r, trace.Record("TAG", 3, 0x200001, 1000, 0x10594, 77))
         self.assertEqual(trace.from_bytes(struct.pack(">IIII", *words) + b"\0" * 7), [r])
         self.assertEqual(trace.from_dump(dump(words) + ["head 16 tail 0"]), [r])
-        self.assertEqual(trace.parse((0x9 << 28, 0, 0, 0)).type, "type-9")
+        self.assertEqual(trace.parse((0xa << 28, 0, 0, 0)).type, "type-10")
 
     def test_perf_dump(self):
         """the records of perf report -D's lines, not its other hex dumps"""
@@ -75,16 +77,19 @@ class Trace(unittest.TestCase):
 
     def test_runs_and_repeat(self):
         """a TAG record's run one event with its count; REPEAT the last
-        p TAG records n times more, TIME records not among them"""
+        p TAG records n times more, TIME records not among them; the
+        driver's SYNC records are no event"""
         d = trace.runs(trace.from_dump(dump(
+            rec("SYNC", b=0, c=123456, time=10),
             rec("START", b=5, c=0, time=10), rec("TAG", 1, 1, 0x100, 12),
             rec("TAG", 2, 2, 0x104, 13), rec("TAG", 3, 1, 0x108, 15),
             rec("TIME", c=1, time=2), rec("REPEAT", 2, 3, time=20),
-            rec("TAG", 4, 1, 0x10c, 30), rec("STOP", time=31))))
+            rec("TAG", 4, 1, 0x10c, 30), rec("STOP", time=31),
+            rec("SYNC", b=0, c=234567, time=31))))
         tags = [(e.a, e.pc, e.n) for e in d.events if e.kind == "TAG"]
         self.assertEqual(tags, [(1, 0x100, 1), (2, 0x104, 2), (3, 0x108, 1)] +
                          [(2, 0x104, 2), (3, 0x108, 1)] * 3 + [(4, 0x10c, 1)])
-        self.assertEqual((d.records, d.tags, d.errors), (8, 14, []))
+        self.assertEqual((d.records, d.tags, d.errors), (10, 14, []))
         self.assertEqual([e.kind for e in d.events if e.kind != "TAG"], ["START", "STOP"])
         self.assertEqual(trace.tag_counts(d.events), {0x100: 1, 0x104: 8, 0x108: 4, 0x10c: 1})
 
