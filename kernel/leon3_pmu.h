@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The LEON3 PMU's registers (Documentation/pmu-registers.md) and what the
- * three parts of the leon3_pmu module share: the perf PMU
- * (leon3_pmu_core.c), the PID log (leon3_pmu_pidlog.c) and the trace unit's
- * PMU (leon3_pmu_trace.c).
+ * two parts of the leon3_pmu module share: the perf PMU (leon3_pmu_core.c)
+ * and the trace unit's PMU (leon3_pmu_trace.c).
  */
 #ifndef LEON3_PMU_H
 #define LEON3_PMU_H
@@ -21,9 +20,6 @@
 #define PMU_FEATURES		0x100
 #define PMU_IRQLINE		0x104
 #define PMU_PID			0x108
-#define PMU_PIDLOG		0x10c
-#define PMU_PIDLOG_PID		0x110
-#define PMU_PIDLOG_CYC		0x114
 #define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
 #define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
 #define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
@@ -52,17 +48,12 @@
 #define CTRL_PF			BIT(13)
 #define CTRL_AF			BIT(14)
 #define FEAT_PID		BIT(0)
-#define FEAT_PIDLOG		BIT(1)
 #define FEAT_NU			BIT(2)
 #define FEAT_AF			BIT(3)
 #define FEAT_SHADOW		BIT(4)
 #define FEAT_MEMTIME		BIT(5)	/* the write buffer's timing */
 #define FEAT_TRACE		BIT(6)	/* the trace unit */
 #define IRQLINE_LINE(v)		((v) & 0x1f)
-#define PIDLOG_EN		BIT(0)
-#define PIDLOG_CLR		BIT(1)
-#define PIDLOG_COUNT(v)		(((v) >> 8) & 0xffff)
-#define PIDLOG_OVF		BIT(31)
 #define TRACE_EN		BIT(0)
 #define TRACE_SU		BIT(1)
 #define TRACE_NU		BIT(2)
@@ -94,11 +85,6 @@ static inline void leon3_pmu_reg_write(u32 addr, u32 v)
 	__asm__ __volatile__("sta %0, [%1] %2" : : "r" (v), "r" (addr),
 			     "i" (ASI_LEON3_SYSCTRL) : "memory");
 }
-
-/* The PID log: /dev/leon3_pidlog (leon3_pmu_pidlog.c) */
-int leon3_pmu_pidlog_init(void);
-void leon3_pmu_pidlog_exit(void);
-void leon3_pmu_pidlog_switch(void);
 
 /* The trace unit: the perf PMU leon3_trace (leon3_pmu_trace.c) */
 int leon3_trace_init(bool irq);

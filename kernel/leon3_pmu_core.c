@@ -5,8 +5,9 @@
  * Each CPU has its own PMU in ASI 0x02 (Documentation/pmu-registers.md):
  * a cycle counter and six event counters of 32 bits, an overflow
  * interrupt on an IRQMP extended line of the CPU's own, and the PID
- * extensions (PID register, per-counter PID filter, and the PID log in
- * leon3_pmu_pidlog.c).  Each counter also has an address range (AF):
+ * extensions (PID register, per-counter PID filter; the trace unit's
+ * PID records, in leon3_pmu_trace.c).  Each counter also has an address
+ * range (AF):
  * perf's address filters, one per event.  Up to four shadow D-caches
  * count the misses the D-cache would have with other geometries: their
  * events exist for the shadows the machine has (caps/dcache_shadow<k>).
@@ -927,8 +928,6 @@ static struct pmu leon3_pmu = {
 static void leon3_pmu_switch(struct task_struct *next)
 {
 	leon3_pmu_reg_write(PMU_PID, task_pid_nr(next));
-	if (leon3_pmu_features & FEAT_PIDLOG)
-		leon3_pmu_pidlog_switch();
 }
 
 static void leon3_pmu_reset_cpu(void *info)
@@ -939,8 +938,6 @@ static void leon3_pmu_reset_cpu(void *info)
 		leon3_pmu_reg_write(PMU_CTRL(c), CTRL_CLR);
 	leon3_pmu_reg_write(PMU_OVF, OVF_COUNTERS);
 	leon3_pmu_reg_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
-	if (leon3_pmu_features & FEAT_PIDLOG)
-		leon3_pmu_reg_write(PMU_PIDLOG, PIDLOG_CLR);
 	if (leon3_pmu_features & FEAT_TRACE)
 		leon3_pmu_reg_write(PMU_TRCTRL, TRACE_CLR);
 }
@@ -1088,14 +1085,9 @@ static int __init leon3_pmu_init(void)
 		if (ret)
 			goto fail_irqs;
 	}
-	if (leon3_pmu_features & FEAT_PIDLOG) {
-		ret = leon3_pmu_pidlog_init();
-		if (ret)
-			goto fail_hook;
-	}
 	ret = perf_pmu_register(&leon3_pmu, "leon3_pmu", PERF_TYPE_RAW);
 	if (ret)
-		goto fail_pidlog;
+		goto fail_hook;
 	leon3_pmu_registered = true;
 	if (leon3_pmu_features & FEAT_TRACE) {
 		ret = leon3_trace_init(leon3_pmu_irqen);
@@ -1114,9 +1106,6 @@ static int __init leon3_pmu_init(void)
 fail_pmu:
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
-fail_pidlog:
-	if (leon3_pmu_features & FEAT_PIDLOG)
-		leon3_pmu_pidlog_exit();
 fail_hook:
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
@@ -1131,8 +1120,6 @@ static void __exit leon3_pmu_exit(void)
 		leon3_trace_exit();
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
-	if (leon3_pmu_features & FEAT_PIDLOG)
-		leon3_pmu_pidlog_exit();
 	if (leon3_pmu_features & FEAT_PID)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */

@@ -74,7 +74,9 @@ static int leon3_trace_event_init(struct perf_event *event)
 	if (attr->freq || attr->config & ~TRACE_CFG_MASK ||
 	    attr->config1 || attr->config2)
 		return -EINVAL;
-	if (attr->exclude_user && attr->exclude_kernel)
+	/* Both modes excluded: no tags, so the event records at least */
+	if (attr->exclude_user && attr->exclude_kernel &&
+	    !(attr->config & (TRACE_CFG_PIDREC | TRACE_CFG_OVFREC)))
 		return -EINVAL;
 	if (!attr->exclude_kernel)
 		ctrl |= TRACE_SU;

@@ -262,8 +262,9 @@ def facts(d, ncnt, window_end):
         for b in ("EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"):
             rows.append((bit(reg_, b), "CTRL_" + b, "CTRL_" + b, "LEON3_PMU_CTRL_" + b))
     for r in ("FEATURES", "IRQLINE", "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC"):
-        rows.append((reg(r), "PMU_" + r, "PMU_FEATURES" if r == "FEATURES" else None,
-                     "LEON3_PMU_" + r))
+        # the driver reads the PID log from the trace unit's PID records
+        rows.append((reg(r), None if r.startswith("PIDLOG") else "PMU_" + r,
+                     "PMU_FEATURES" if r == "FEATURES" else None, "LEON3_PMU_" + r))
     for c in (0, 6):
         rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
         rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", f"PMU_RANGE_LO({c})",
@@ -273,7 +274,7 @@ def facts(d, ncnt, window_end):
     for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
                         ("AF", "address ranges"), ("SHADOW", "shadow D-caches"),
                         ("MEMTIME", "the write buffer")):
-        rows.append((bit("FEATURES", label), "FEAT_" + name,
+        rows.append((bit("FEATURES", label), None if name == "PIDLOG" else "FEAT_" + name,
                      "FEAT_" + name if name in ("SHADOW", "MEMTIME") else None,
                      "LEON3_PMU_FEAT_" + name))
     # the trace unit: registers, bits and record types (the driver's
@@ -321,11 +322,9 @@ def facts(d, ncnt, window_end):
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
-        (bit("PIDLOG", "EN"), "PIDLOG_EN", None, "LEON3_PMU_PIDLOG_EN"),
-        (bit("PIDLOG", "CLR"), "PIDLOG_CLR", None, "LEON3_PMU_PIDLOG_CLR"),
-        (bit("PIDLOG", "OVF"), "PIDLOG_OVF", None, "LEON3_PMU_PIDLOG_OVF"),
-        (bit("PIDLOG", "records") >> shift("PIDLOG", "records"),
-         "PIDLOG_COUNT(0xffffffff)", None, None),
+        (bit("PIDLOG", "EN"), None, None, "LEON3_PMU_PIDLOG_EN"),
+        (bit("PIDLOG", "CLR"), None, None, "LEON3_PMU_PIDLOG_CLR"),
+        (bit("PIDLOG", "OVF"), None, None, "LEON3_PMU_PIDLOG_OVF"),
         (shift("PIDLOG", "records"), None, None, "LEON3_PMU_PIDLOG_COUNT_SHIFT"),
         (d.number(r"a (\d+)-record FIFO"), None, None, "LEON3_PMU_PIDLOG_DEPTH"),
         (next(i for i, n in d.events.items() if n == "cycles"), None, None,

@@ -28,6 +28,7 @@
 
 #include "kselftest_harness.h"
 #include "leon3_pmu_user.h"
+#include "../../tools/pidlog/pid-records.h"
 
 /* An event of this task, in @group (-1: a new one, disabled) */
 static int open_in(__u32 type, __u64 config, int excl_user, int excl_kernel,
@@ -903,48 +904,61 @@ static pid_t ping_pong(int in, int out, int rounds, int first)
 	_exit(0);
 }
 
-/* The PID log lists the switches between two processes taking turns. */
+/* Two processes' turns on CPU 0, from leon3-pidlog's slices */
+struct turns {
+	pid_t a, b, cur;
+	int switches;
+};
+
+static void count_turn(void *arg, unsigned int cpu, uint32_t pid,
+		       uint64_t start, uint64_t cycles)
+{
+	struct turns *t = arg;
+
+	(void)start;
+	(void)cycles;
+	if (cpu != 0 || (pid != (uint32_t)t->a && pid != (uint32_t)t->b))
+		return;
+	t->switches += t->cur != -1 && (pid_t)pid != t->cur;
+	t->cur = pid;
+}
+
+/*
+ * The trace unit's PID records (tools/pidlog/pid-records.h, as
+ * leon3-pidlog reads them) list the switches between two processes
+ * taking turns, with nothing lost.
+ */
 TEST_F(pmu, pid_log)
 {
-	int fd = open("/dev/leon3_pidlog", O_RDWR);
+	struct turns t = { .cur = -1 };
+	int type = pidrec_pmu_type();
 	const int rounds = 50;
-	pid_t a, b, cur = -1;
-	char buf[65536];
-	int switches = 0, n, len = 0, ab[2], ba[2], sa, sb;
-	unsigned int cpu, pid, cycles;
-	char *line;
+	int ab[2], ba[2], sa, sb;
+	struct pidrec_cpu pc;
 
-	ASSERT_GE(fd, 0) TH_LOG("/dev/leon3_pidlog: %s", strerror(errno));
+	ASSERT_GE(type, 0) TH_LOG("no leon3_trace PMU");
+	ASSERT_EQ(pidrec_open(&pc, type, 0), 0) TH_LOG("leon3_trace/pidrec/ on CPU 0: %s",
+						       strerror(errno));
 	pin_to(0);
 	ASSERT_EQ(pipe(ab), 0);
 	ASSERT_EQ(pipe(ba), 0);
-	ASSERT_EQ(write(fd, "1", 1), 1);
-	a = ping_pong(ba[0], ab[1], rounds, 1);
-	b = ping_pong(ab[0], ba[1], rounds, 0);
-	ASSERT_EQ(waitpid(a, &sa, 0), a);
-	ASSERT_EQ(waitpid(b, &sb, 0), b);
-	ASSERT_EQ(write(fd, "0", 1), 1);
+	ASSERT_EQ(pidrec_enable(&pc, 1), 0);
+	t.a = ping_pong(ba[0], ab[1], rounds, 1);
+	t.b = ping_pong(ab[0], ba[1], rounds, 0);
+	ASSERT_EQ(waitpid(t.a, &sa, 0), t.a);
+	ASSERT_EQ(waitpid(t.b, &sb, 0), t.b);
+	ASSERT_EQ(pidrec_enable(&pc, 0), 0);
 	EXPECT_EQ(sa, 0);
 	EXPECT_EQ(sb, 0);
-	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	buf[len] = 0;
-	close(fd);
+	pidrec_drain(&pc, count_turn, &t);
+	pidrec_close(&pc);
 	close(ab[0]);
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
-
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		ASSERT_NE(line[0], '#') TH_LOG("%s", line);
-		ASSERT_EQ(sscanf(line, "%u %u %u", &cpu, &pid, &cycles), 3);
-		if (cpu != 0 || (pid != (unsigned int)a && pid != (unsigned int)b))
-			continue;
-		switches += cur != -1 && (pid_t)pid != cur;
-		cur = pid;
-	}
+	EXPECT_EQ(pc.lost, 0);
 	/* a, b, a, b, ..., a: rounds + 1 turns of a between rounds of b */
-	EXPECT_GE(switches, 2 * rounds);
+	EXPECT_GE(t.switches, 2 * rounds);
 }
 
 /* Filters and reserved bits: each refused with its errno */

@@ -2,8 +2,8 @@
 /*
  * What a user who is not root may measure, at the kernel's default
  * perf_event_paranoid (2): its own user-mode counts, exactly; the
- * kernel's, other tasks' and whole CPUs' are EACCES, and so is the PID
- * log device.  Run as root: it drops to nobody (65534) first.  Prints
+ * kernel's, other tasks' and whole CPUs' are EACCES, and so are the
+ * PID records of a CPU's trace unit (leon3-pidlog's).  Run as root: it drops to nobody (65534) first.  Prints
  * a TAP line per check.
  */
 #include <errno.h>
@@ -82,7 +82,21 @@ int main(void)
 	fd = open_event(type, 0x11, 0, 1, 1, -1);
 	check(fd < 0 && errno == EACCES, "another user's task (init): EACCES", errno);
 	errno = 0;
-	fd = open("/dev/leon3_pidlog", O_RDONLY);
-	check(fd < 0 && errno == EACCES, "the PID log device: EACCES", errno);
+	fd = leon3_pmu_type_of("leon3_trace");
+	if (fd >= 0) {
+		struct perf_event_attr attr = {
+			.size = sizeof(attr),
+			.type = fd,
+			.config = 1,	/* pidrec */
+			.disabled = 1,
+			.exclude_user = 1,
+			.exclude_kernel = 1,
+			.exclude_hv = 1,
+		};
+
+		fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	}
+	check(fd < 0 && errno == EACCES, "a CPU's PID records (leon3_trace/pidrec/ with pid -1): "
+	      "EACCES", errno);
 	return failed;
 }

@@ -14,12 +14,14 @@
  * PID filter) and one count per -r: of EVENT (the event id of the -e
  * before it, default cycles) in the whole system (all), of the command
  * alone (pid), or of the instructions in [LO, LO + SIZE), of every
- * process, or with ":pid" the command's only.  It starts the PID log,
- * lets the command go, and when it has exited prints (to FILE with -o,
- * so that the command's own output can go to stdout)
+ * process, or with ":pid" the command's only.  It starts the PID records
+ * of every CPU's trace unit (tools/pidlog/pid-records.h), lets the
+ * command go, and when it has exited prints (to FILE with -o, so that
+ * the command's own output can go to stdout)
  *
  *   run K status S all C prog P range NAME V ...
- *   pid K PID CYCLES COMM      (a line per process the PID log saw)
+ *   pid K PID CYCLES COMM      (a line per process the PID records saw)
+ *   pidlog K # lost N          (if the trace units lost N records)
  *
  * A range without a file is addresses (perf's "filter LO/SIZE"), which
  * works system-wide: a static program's text, the kernel, a kernel
@@ -45,6 +47,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../pidlog/pid-records.h"
+
 #define MAX_RANGES	5	/* 7 counters: all, prog, and these */
 #define MAX_CPUS	8
 #define MAX_PIDS	256
@@ -58,7 +62,7 @@ struct range {
 };
 
 static struct range ranges[MAX_RANGES];
-static int nranges, ncpus, type;
+static int nranges, ncpus, type, trace_type;
 static FILE *out;		/* the report: stdout, or -o FILE */
 
 static void die(const char *what)
@@ -127,43 +131,34 @@ static unsigned long long sum(int *fds)
 	return total;
 }
 
-static void pidlog(int on)
-{
-	int fd = open("/dev/leon3_pidlog", O_RDWR);
+static unsigned int pids[MAX_PIDS];
+static unsigned long long pid_cycles[MAX_PIDS];
+static int npids;
 
-	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
-		die("/dev/leon3_pidlog");
-	close(fd);
+/* A slice of the PID records: its cycles to its process */
+static void add_slice(void *arg __attribute__((unused)),
+		      unsigned int cpu __attribute__((unused)), uint32_t pid,
+		      uint64_t start __attribute__((unused)), uint64_t cycles)
+{
+	int i;
+
+	for (i = 0; i < npids && pids[i] != pid; i++)
+		;
+	if (i == npids && npids < MAX_PIDS)
+		pids[npids++] = pid;
+	if (i < npids)
+		pid_cycles[i] += cycles;
 }
 
-/* the PID log of a run: cycles per process */
-static void print_pidlog(int run, pid_t child)
+/* The PID records of a run: cycles per process */
+static void print_pids(int run, pid_t child, unsigned long long lost)
 {
-	static unsigned int pids[MAX_PIDS];
-	static unsigned long long cycles[MAX_PIDS];
-	unsigned int cpu, pid, cyc;
-	char line[128], path[64], name[64];
-	int n = 0, i;
-	FILE *f = fopen("/dev/leon3_pidlog", "r");
+	char path[64], name[64];
+	int i;
 
-	if (!f)
-		die("/dev/leon3_pidlog");
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#') {		/* the driver says a record was lost */
-			fprintf(out, "pidlog %d %s", run, line);
-			continue;
-		}
-		if (sscanf(line, "%u %u %u", &cpu, &pid, &cyc) != 3)
-			continue;
-		for (i = 0; i < n && pids[i] != pid; i++)
-			;
-		if (i == n && n < MAX_PIDS)
-			pids[n++] = pid;
-		if (i < n)
-			cycles[i] += cyc;
-	}
-	fclose(f);
-	for (i = 0; i < n; i++) {
+	if (lost)
+		fprintf(out, "pidlog %d # lost %llu\n", run, lost);
+	for (i = 0; i < npids; i++) {
 		FILE *c;
 
 		snprintf(path, sizeof(path), "/proc/%u/comm", pids[i]);
@@ -177,9 +172,10 @@ static void print_pidlog(int run, pid_t child)
 		if (c)
 			fclose(c);
 		name[strcspn(name, "\n")] = 0;
-		fprintf(out, "pid %d %u %llu %s\n", run, pids[i], cycles[i], name);
-		cycles[i] = 0;
+		fprintf(out, "pid %d %u %llu %s\n", run, pids[i], pid_cycles[i], name);
 	}
+	npids = 0;
+	memset(pid_cycles, 0, sizeof(pid_cycles));
 }
 
 /*
@@ -207,6 +203,8 @@ static void mark_log(int run)
 static void one_run(int run, char **argv)
 {
 	int all[MAX_CPUS], prog[MAX_CPUS], rfd[MAX_RANGES][MAX_CPUS];
+	struct pidrec_cpu pc[MAX_CPUS];
+	unsigned long long lost = 0;
 	int go[2], status, c, r;
 	pid_t child;
 	char b;
@@ -233,7 +231,11 @@ static void one_run(int run, char **argv)
 		for (r = 0; r < nranges; r++)
 			rfd[r][c] = open_cycles(c, ranges[r].pid_only ? child : 0, &ranges[r]);
 	}
-	pidlog(1);
+	for (c = 0; c < ncpus; c++) {
+		if (pidrec_open(&pc[c], trace_type, c))
+			die("leon3_trace");
+		pidrec_enable(&pc[c], 1);
+	}
 	for (c = 0; c < ncpus; c++) {
 		ioctl(all[c], PERF_EVENT_IOC_ENABLE, 0);
 		ioctl(prog[c], PERF_EVENT_IOC_ENABLE, 0);
@@ -243,7 +245,13 @@ static void one_run(int run, char **argv)
 	if (write(go[1], "g", 1) != 1)
 		die("write");
 	close(go[1]);
-	if (waitpid(child, &status, 0) != child)
+	/* The PID records read as they come, so that no area fills */
+	while ((r = waitpid(child, &status, WNOHANG)) == 0) {
+		usleep(100000);
+		for (c = 0; c < ncpus; c++)
+			pidrec_drain(&pc[c], add_slice, NULL);
+	}
+	if (r != child)
 		die("waitpid");
 	for (c = 0; c < ncpus; c++) {
 		ioctl(all[c], PERF_EVENT_IOC_DISABLE, 0);
@@ -251,7 +259,12 @@ static void one_run(int run, char **argv)
 		for (r = 0; r < nranges; r++)
 			ioctl(rfd[r][c], PERF_EVENT_IOC_DISABLE, 0);
 	}
-	pidlog(0);
+	for (c = 0; c < ncpus; c++) {
+		pidrec_enable(&pc[c], 0);
+		pidrec_drain(&pc[c], add_slice, NULL);
+		lost += pc[c].lost;
+		pidrec_close(&pc[c]);
+	}
 
 	fprintf(out, "run %d status %d all %llu prog %llu", run,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
@@ -259,7 +272,7 @@ static void one_run(int run, char **argv)
 	for (r = 0; r < nranges; r++)
 		fprintf(out, " range %s %llu", ranges[r].name, sum(rfd[r]));
 	fprintf(out, "\n");
-	print_pidlog(run, child);
+	print_pids(run, child, lost);
 	fflush(out);
 }
 
@@ -344,6 +357,11 @@ int main(int argc, char **argv)
 	type = read_int("/sys/bus/event_source/devices/leon3_pmu/type");
 	if (type < 0) {
 		fprintf(stderr, "leon3-hunt-run: no leon3_pmu in sysfs: is the driver loaded?\n");
+		return 1;
+	}
+	trace_type = pidrec_pmu_type();
+	if (trace_type < 0) {
+		fprintf(stderr, "leon3-hunt-run: no leon3_trace in sysfs: the PMU has no trace unit\n");
 		return 1;
 	}
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);

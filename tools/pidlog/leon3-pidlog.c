@@ -1,30 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * leon3-pidlog: the context-switch timeline of a command, from the LEON3
- * PMU's PID log (the leon3_pmu driver's /dev/leon3_pidlog).
+ * leon3-pidlog: the context-switch timeline of a command, from the PID
+ * records of every CPU's LEON3 trace unit (pid-records.h).
  *
  *   leon3-pidlog [-n N] [--] COMMAND [ARGS...]
  *
- * Starts the log on every CPU, runs COMMAND, stops the log and prints,
- * for each CPU, every time slice in order: when it began (cycles since
- * the log started on that CPU), how long it ran, and which process ran.
- * Then a summary per process (slices, total, shortest, mean and longest
- * slice) and the N longest slices (default 5): a rare slow run stands
- * out there.  Names come from /proc at the end of the run; processes
- * that have exited by then show as "-".
+ * Starts the PID records on every CPU, runs COMMAND, stops them and
+ * prints, for each CPU, every time slice in order: when it began (cycles
+ * since the records started on that CPU), how long it ran, and which
+ * process ran.  Then a summary per process (slices, total, shortest,
+ * mean and longest slice) and the N longest slices (default 5): a rare
+ * slow run stands out there.  Names come from /proc at the end of the
+ * run; processes that have exited by then show as "-".
  *
  * The driver writes the incoming task's PID to the PMU on every context
- * switch; the PMU logs (PID that ran, cycles it ran) at each write.
+ * switch; the trace unit records each write with its clock.  Root only,
+ * as every system-wide leon3_trace event.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define DEV "/dev/leon3_pidlog"
+#include "pid-records.h"
+
+#define MAX_CPUS	16
 
 struct slice {
 	unsigned int cpu, pid;
@@ -36,23 +39,35 @@ struct proc {
 	unsigned long long total, min, max;
 };
 
+static struct slice *slices;
+static size_t nslices, cap;
+
 static void die(const char *what)
 {
 	fprintf(stderr, "leon3-pidlog: %s: %s\n", what, strerror(errno));
 	exit(1);
 }
 
-static int set_log(int on)
+static void add_slice(void *arg __attribute__((unused)), unsigned int cpu,
+		      uint32_t pid, uint64_t start, uint64_t cycles)
 {
-	int fd = open(DEV, O_WRONLY);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, on ? "1" : "0", 1) != 1) {
-		close(fd);
-		return -1;
+	if (nslices == cap) {
+		cap = cap ? 2 * cap : 256;
+		slices = realloc(slices, cap * sizeof(*slices));
+		if (!slices)
+			die("realloc");
 	}
-	return close(fd);
+	slices[nslices++] = (struct slice){ .cpu = cpu, .pid = pid, .start = start,
+					    .cycles = cycles };
+}
+
+static int by_cpu_start(const void *a, const void *b)
+{
+	const struct slice *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
 }
 
 static void comm(unsigned int pid, char *buf, size_t len)
@@ -79,15 +94,15 @@ static int by_cycles(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	unsigned long long now[64] = { 0 };
-	struct slice *s = NULL;
+	struct pidrec_cpu pc[MAX_CPUS];
+	struct pollfd pfd[MAX_CPUS];
+	struct slice *s;
 	struct proc *p = NULL;
-	size_t ns = 0, cap = 0, np = 0, i, j;
-	int top = 5, arg = 1, status;
-	char line[128], name[32];
-	unsigned long lost = 0;
+	size_t ns, np = 0, i, j;
+	int top = 5, arg = 1, status, type, ncpus, c;
+	unsigned long long lost = 0;
+	char name[32];
 	pid_t child;
-	FILE *log;
 
 	if (arg + 1 < argc && !strcmp(argv[arg], "-n")) {
 		top = atoi(argv[arg + 1]);
@@ -100,8 +115,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (set_log(1))
-		die(DEV " (is the leon3_pmu driver loaded?)");
+	type = pidrec_pmu_type();
+	if (type < 0) {
+		fprintf(stderr, "leon3-pidlog: no leon3_trace PMU (is the leon3_pmu driver "
+			"loaded, on a PMU with the trace unit?)\n");
+		return 1;
+	}
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		ncpus = MAX_CPUS;
+	for (c = 0; c < ncpus; c++) {
+		if (pidrec_open(&pc[c], type, c))
+			die("leon3_trace");
+		pfd[c] = (struct pollfd){ .fd = pc[c].fd, .events = POLLIN };
+	}
+	for (c = 0; c < ncpus; c++)
+		pidrec_enable(&pc[c], 1);
 	child = fork();
 	if (child < 0)
 		die("fork");
@@ -110,34 +139,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "leon3-pidlog: %s: %s\n", argv[arg], strerror(errno));
 		_exit(127);
 	}
-	waitpid(child, &status, 0);
-	if (set_log(0))
-		die(DEV);
-
-	log = fopen(DEV, "r");
-	if (!log)
-		die(DEV);
-	while (fgets(line, sizeof(line), log)) {
-		struct slice x;
-		unsigned long long cyc;
-
-		if (sscanf(line, "# lost %lu", &lost) == 1)
-			continue;
-		if (sscanf(line, "%u %u %llu", &x.cpu, &x.pid, &cyc) != 3 ||
-		    x.cpu >= 64)
-			continue;
-		x.start = now[x.cpu];
-		x.cycles = cyc;
-		now[x.cpu] += cyc;
-		if (ns == cap) {
-			cap = cap ? 2 * cap : 256;
-			s = realloc(s, cap * sizeof(*s));
-			if (!s)
-				die("realloc");
-		}
-		s[ns++] = x;
+	/* Read the records as they come, so that the areas never fill */
+	while (waitpid(child, &status, WNOHANG) == 0) {
+		poll(pfd, ncpus, 100);
+		for (c = 0; c < ncpus; c++)
+			pidrec_drain(&pc[c], add_slice, NULL);
 	}
-	fclose(log);
+	for (c = 0; c < ncpus; c++) {
+		pidrec_enable(&pc[c], 0);
+		pidrec_drain(&pc[c], add_slice, NULL);
+		lost += pc[c].lost;
+		pidrec_close(&pc[c]);
+	}
+	s = slices;
+	ns = nslices;
+	qsort(s, ns, sizeof(*s), by_cpu_start);
 
 	printf("# context-switch timeline of: %s (pid %d)\n", argv[arg], child);
 	printf("# %3s %14s %12s %7s %s\n", "cpu", "start", "cycles", "pid", "command");
@@ -148,7 +164,7 @@ int main(int argc, char **argv)
 		       s[i].pid == (unsigned int)child ? " (command)" : "");
 	}
 	if (lost)
-		printf("# records lost: the log was full %lu time(s)\n", lost);
+		printf("# records lost: %llu (an area was full)\n", lost);
 
 	for (i = 0; i < ns; i++) {
 		for (j = 0; j < np && p[j].pid != s[i].pid; j++)
