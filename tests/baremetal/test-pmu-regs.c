@@ -167,6 +167,22 @@ static void test_masks(void)
 	}
 }
 
+/*
+ * The extension block's reserved places: FEATURES bit 1 (once the PID
+ * log's, whose PIDLOG registers at 0x10C-0x114 are reserved addresses
+ * now) reads 0; those addresses read 0 and ignore writes.
+ */
+static void test_reserved_extensions(void)
+{
+	u32 a;
+
+	is_u32(rd(PMU_FEATURES) & (1u << 1), 0, "FEATURES bit 1 is reserved: reads 0");
+	for (a = 0x10c; a <= 0x114; a += 4) {
+		wr(a, ~0u);
+		is_u32(rd(a), 0, "reserved address 0x%x reads 0 after a write of all ones", a);
+	}
+}
+
 static void test_counter_values(void)
 {
 	static const u32 patterns[] = { 0xffffffff, 0x80000001, 0x5a5a00a5, 0 };
@@ -430,6 +446,7 @@ int main(void)
 	trap_hook = count_trap;
 	test_reset();
 	test_masks();
+	test_reserved_extensions();
 	test_counter_values();
 	test_clear_actions();
 	test_event_ids();

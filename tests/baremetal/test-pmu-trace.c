@@ -41,7 +41,25 @@ static u32 table[NPAGES];
  *
  * usertags(n): n latch tags of loop 3, for user mode.
  * oddtags(trctrl, en): tags of kinds 0, 6 and 7, and a nop.
+ *
+ * switches(pid_addr, a, b, n): PID = a; a loop of n x (subcc, bne, nop)
+ * after a mov; PID = b.  From the first store to the second: the store
+ * (2 cycles), the mov and the loop, 1 + 4n (the bne follows subcc: +1).
  */
+asm(".text\n"
+    ".global switches\n"
+    "switches:\n"
+    "	sta	%o1, [%o0] 2\n"
+    "	mov	%o3, %o4\n"
+    "1:	subcc	%o4, 1, %o4\n"
+    "	bne	1b\n"
+    "	 nop\n"
+    "	sta	%o2, [%o0] 2\n"
+    "	retl\n"
+    "	 nop\n");
+
+void switches(u32 pid_addr, u32 a, u32 b, u32 n);
+
 asm(".text\n"
     ".global tagloop, tl_entry, tl_latch, tl_exit\n"
     "tagloop:\n"
@@ -350,6 +368,37 @@ static void test_events(void)
 	want(2, REC_PID, 0, 6, "another");
 	want(3, REC_STOP, 0, 0, "STOP");
 	want_end(4);
+
+	/*
+	 * The PID log: PID records only (SU clear, NU set: no tag is
+	 * recorded), a time slice between two of them, with an address-range
+	 * counter counting or not (the PID log's fold once took the AF
+	 * counters' cycles for its own).
+	 */
+	for (i = 0; i < 2; i++) {
+		sta_asi2(PMU_PID, 77);
+		if (i) {
+			sta_asi2(PMU_RANGE_LO(1), 4);
+			sta_asi2(PMU_RANGE_HI(1), 4);
+			sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x11);
+			sta_asi2(PMU_GCTRL, GCTRL_EN);
+		}
+		setup(NPAGES, 0, ROOM, NEVER);
+		sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_NU | TRACE_PIDREC);
+		usertags(10);
+		switches(PMU_PID, 7, 8, 1000);
+		sta_asi2(PMU_TRCTRL, 0);
+		sta_asi2(PMU_GCTRL, 0);
+		sta_asi2(PMU_EVCTRL(0), 0);
+		want(0, REC_START, 0, 77, i ? "PID records, an AF counter counting: START" :
+		     "PID records only: START");
+		want(1, REC_PID, 0, 7, "... no tag of the 10 run, the first PID write");
+		want(2, REC_PID, 0, 8, "... the second");
+		is_u32(rtime(2) - rtime(1), 2 + 1 + 4 * 1000,
+		       "... PID 7's slice: the store, the mov and the loop, 2 + 1 + 4n (n = 1000)");
+		want(3, REC_STOP, 0, 0, "... STOP");
+		want_end(4);
+	}
 	sta_asi2(PMU_PID, 77);
 
 	/* The cycle counter wraps while the unit records overflows. */

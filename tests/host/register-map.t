@@ -261,20 +261,19 @@ def facts(d, ncnt, window_end):
     for reg_ in ("EVCTRL", "CYCCTRL"):
         for b in ("EN", "CLR", "SU", "IRQEN", "NU", "PF", "AF"):
             rows.append((bit(reg_, b), "CTRL_" + b, "CTRL_" + b, "LEON3_PMU_CTRL_" + b))
-    for r in ("FEATURES", "IRQLINE", "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC"):
-        # the driver reads the PID log from the trace unit's PID records
-        rows.append((reg(r), None if r.startswith("PIDLOG") else "PMU_" + r,
-                     "PMU_FEATURES" if r == "FEATURES" else None, "LEON3_PMU_" + r))
+    for r in ("FEATURES", "IRQLINE", "PID"):
+        rows.append((reg(r), "PMU_" + r, "PMU_FEATURES" if r == "FEATURES" else None,
+                     "LEON3_PMU_" + r))
     for c in (0, 6):
         rows.append((reg("PIDMATCH", c), f"PMU_PIDMATCH({c})", None, f"LEON3_PMU_PIDMATCH({c})"))
         rows.append((reg("RANGE_LO", c), f"PMU_RANGE_LO({c})", f"PMU_RANGE_LO({c})",
                      f"LEON3_PMU_RANGE_LO({c})"))
         rows.append((reg("RANGE_HI", c), f"PMU_RANGE_HI({c})", f"PMU_RANGE_HI({c})",
                      f"LEON3_PMU_RANGE_HI({c})"))
-    for name, label in (("PID", "PID register"), ("PIDLOG", "PID log"), ("NU", "CTRL.NU"),
+    for name, label in (("PID", "PID register"), ("NU", "CTRL.NU"),
                         ("AF", "address ranges"), ("SHADOW", "shadow D-caches"),
                         ("MEMTIME", "the write buffer")):
-        rows.append((bit("FEATURES", label), None if name == "PIDLOG" else "FEAT_" + name,
+        rows.append((bit("FEATURES", label), "FEAT_" + name,
                      "FEAT_" + name if name in ("SHADOW", "MEMTIME") else None,
                      "LEON3_PMU_FEAT_" + name))
     # the trace unit: registers, bits and record types (the driver's
@@ -322,11 +321,6 @@ def facts(d, ncnt, window_end):
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
-        (bit("PIDLOG", "EN"), None, None, "LEON3_PMU_PIDLOG_EN"),
-        (bit("PIDLOG", "CLR"), None, None, "LEON3_PMU_PIDLOG_CLR"),
-        (bit("PIDLOG", "OVF"), None, None, "LEON3_PMU_PIDLOG_OVF"),
-        (shift("PIDLOG", "records"), None, None, "LEON3_PMU_PIDLOG_COUNT_SHIFT"),
-        (d.number(r"a (\d+)-record FIFO"), None, None, "LEON3_PMU_PIDLOG_DEPTH"),
         (next(i for i, n in d.events.items() if n == "cycles"), None, None,
          "LEON3_PMU_EV_CYCLES"),
         # the timing model
@@ -364,7 +358,7 @@ def main():
     ncnt = d.number(r"7:3 NCNT = (\d+)")
     check("the document has the core and extension registers",
           {"GCTRL", "OVF", "CYCCNT", "CYCCTRL", "EVCNT", "EVCTRL", "FEATURES", "IRQLINE",
-           "PID", "PIDLOG", "PIDLOG_PID", "PIDLOG_CYC", "PIDMATCH", "RANGE_LO",
+           "PID", "PIDMATCH", "RANGE_LO",
            "RANGE_HI", "DSHADOW", "MEMTIME", "TRCTRL", "TRTIME_LO"} <= set(d.regs),
           str(sorted(d.regs)))
     check("the document has the trace unit's eight record types and software's SYNC",

@@ -158,7 +158,7 @@ def module_filters(kallsyms, results):
 # over the counters at every tick, and each move changes the counters'
 # ranges.  QEMU used to flush all translated code at each change, and a
 # guest doing kernel work under seven such events never finished
-# (qemu-patches/0018).  The same events three at a time give the exact
+# (qemu-patches/0017).  The same events three at a time give the exact
 # counts the multiplexed estimates should be near.  On a LEON3's clock
 # (QEMU -icount): perf's rotations then come at the same guest time on
 # any host; on the host's clock, at half speed, estimates were 11 and
