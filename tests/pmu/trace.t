@@ -35,6 +35,8 @@ that made it:
   perf script gives a sample of leon3-tags a record, at the tag's
   function, of the traced command, whose periods add up per function
   to what QEMU's exec log counts for the plugin-built program;
+- a CPU's trace (perf record -a, with PID records): each sample of a
+  program's tags has the program's comm and tid, from the records;
 - the samples' times are on the event's clock (perf record -k
   CLOCK_REALTIME, the guest's date set to 2027, far from the kernel's
   own clock since boot): a tag that runs 5 times with 20 ms asleep after each gives 5 samples
@@ -101,6 +103,7 @@ echo == perf-record; perf record -q -e leon3_trace// -o /tmp/trace.data -- /root
 echo == perf-report; perf report -D -i /tmp/trace.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  |LEON3'; echo exit $?
 echo == perf-script; cd /root && perf record -q -e leon3_trace// -o /tmp/loops.data -- ./tags-loops 7 9 >/dev/null && perf script -i /tmp/loops.data -F comm,event,period,ip,sym 2>&1; echo exit $?
 echo == sleep; date -u -s '2027-01-15 08:00:00' >/dev/null; perf record -q -k CLOCK_REALTIME -e leon3_trace// -o /tmp/sleep.data -- /root/trace-work sleep 5; echo exit $?; perf script -i /tmp/sleep.data --ns -F time,ip,sym 2>&1; perf report -D -i /tmp/sleep.data 2>&1 | grep -E '^\.  [0-9a-f]{8}:  '
+echo == system; perf record -q -a -e leon3_trace/pidrec/u -o /tmp/sys.data -- /root/trace-work loop 100; echo exit $?; perf script -i /tmp/sys.data -F comm,tid,period,ip,sym 2>&1
 echo == uses; /root/trace-aux /root/trace-uses 9 -1; echo exit $?
 echo == uses-normal; /root/trace-aux /root/trace-uses 7 -1; echo exit $?
 echo == uses-rare; /root/trace-aux /root/trace-uses 7 4; echo exit $?
@@ -516,6 +519,19 @@ def main():
               f"{per_sym} | {s['perf-script'][:4]}")
 
         check_sleep(s["sleep"], sym)
+
+        # A CPU's trace (perf record -a): the PID records name the process
+        lines = s["system"]
+        # (the entry tag is at tw_loop, which perf names for tw_entry)
+        got = [x.split() for x in lines if re.search(r"\stw_(loop|entry|latch|exit)$", x)]
+        runs = {f[-1]: sum(int(g[2]) for g in got if g[-1] == f[-1]) for f in got}
+        check("perf record -a -e leon3_trace/pidrec/u: each sample of trace-work's tags is "
+              "trace-work's (its comm and tid from the START and PID records), its entry, "
+              "100 latches and exit",
+              exit_code(lines) == 0 and got and all(f[0] == "trace-work" for f in got) and
+              len({f[1] for f in got}) == 1 and runs.get("tw_latch") == 100 and
+              runs.get("tw_loop", 0) + runs.get("tw_entry", 0) == 1 and runs.get("tw_exit") == 1,
+              f"{runs} | {lines[:6]}")
 
         d, got = tags_of(s["period"])
         check("a period of 1, as perf record sets for AUX events, means nothing: the trace "

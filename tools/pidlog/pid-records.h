@@ -84,7 +84,8 @@ static inline int pidrec_open(struct pidrec_cpu *pc, int type, unsigned int cpu)
 	pe.exclude_kernel = 1;
 	pe.exclude_hv = 1;
 	pc->cpu = cpu;
-	pc->fd = syscall(SYS_perf_event_open, &pe, -1, cpu, -1, 0);
+	/* Not the measured command's: it has no use for the event */
+	pc->fd = syscall(SYS_perf_event_open, &pe, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pc->fd < 0)
 		return -1;
 	base = mmap(NULL, (1 + PIDREC_DATA_PAGES) * page, PROT_READ | PROT_WRITE,
