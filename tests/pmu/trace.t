@@ -34,16 +34,19 @@ that made it:
   (perf-host reading the guest's file: the records are big-endian);
   perf script gives a sample of leon3-tags a record, at the tag's
   function, of the traced command, whose periods add up per function
-  to what QEMU's exec log counts for the plugin-built program;
+  to what QEMU's exec log counts for the plugin-built program; with
+  --itrace=ig perf report's call chains of fib's samples are fib(9)'s
+  recursion, each depth's calls exactly;
 - a CPU's trace (perf record -a, with PID records): each sample of a
   program's tags has the program's comm and tid, from the records;
 - the samples' times are on the event's clock (perf record -k
   CLOCK_REALTIME, the guest's date set to 2027, far from the kernel's
-  own clock since boot): a tag that runs 5 times with 20 ms asleep after each gives 5 samples
-  at least 20 ms apart, and each sample's time and the program's own
-  clock_gettime() right after the tag lie in the same stretch of the
-  task on the CPU, between the SYNC records the driver wrote at its
-  START and STOP records;
+  own clock since boot): a tag that runs 5 times with 20 ms asleep
+  after each gives 5 samples in order, each sample's time and the
+  program's own clock_gettime() right after the tag lie in the same
+  stretch of the task on the CPU, between the SYNC records the driver
+  wrote at its START and STOP records, and the stretch of the next tag
+  starts at least 20 ms after that clock_gettime();
 - tools/leon3-trace on tests/pmu/trace-uses.c (built with the plugin):
   the call tree is the code's (fib's recursion, depth by depth, as
   often as the recursion calls), from trace-aux's records and from
@@ -187,10 +190,8 @@ def check_sleep(lines, sym):
            for m in (re.match(r"^\s*(\d+)\.(\d{9}):\s+([0-9a-f]+)\s+(\S+)", x) for x in lines)
            if m]
     tag = [t for t, ip, name in got if ip == sym["tw_stag"]]
-    check("perf script: a sample at the tag for each of its 5 runs, the next at least 20 ms "
-          "later (the program sleeps 20 ms after each)",
-          len(tag) == 5 and all(b - a >= 20 * 10**6 for a, b in zip(tag, tag[1:])),
-          f"{tag} | {lines[5:12]}")
+    check("perf script: a sample at the tag for each of its 5 runs, in time order",
+          len(tag) == 5 and tag == sorted(tag), f"{tag} | {lines[5:12]}")
     recs = [r for r in trace.from_perf_dump(lines) if r.type != "type-0"]
     spans, opened = [], None
     for i, r in enumerate(recs):
@@ -203,12 +204,53 @@ def check_sleep(lines, sym):
     check(f"the driver's SYNC records: one before each of the {nstart} START records and one "
           f"after each STOP", nstart and len(spans) == nstart and
           sum(r.type == "SYNC" for r in recs) == 2 * nstart, str(recs[:6]))
-    both = [any(p0 <= t <= p1 and p0 <= a <= p1 for p0, p1 in spans)
-            for t, a in zip(tag, at)]
+    # the stretch of the task on a CPU (between the SYNC records at its
+    # START and STOP) that holds each tag's time
+    where = [next((k for k, (p0, p1) in enumerate(spans) if p0 <= t <= p1), None) for t in tag]
+    # (or in the next, where the task was preempted between the two)
     check("each tag's time and the program's clock_gettime() right after it: in the same "
           "stretch of the task on a CPU, between two SYNC records",
-          len(both) == 5 and all(both),
-          f"{both} tags {tag} program {at} stretches {spans[:8]}")
+          len(tag) == 5 and len(at) == 5 and None not in where and
+          all(any(spans[j][0] <= a <= spans[j][1] for j in (k, k + 1) if j < len(spans))
+              for k, a in zip(where, at)),
+          f"tags {tag} program {at} stretches {spans[:8]}")
+    check("... and the stretch of each next tag starts at least 20 ms after the program's "
+          "clock before its sleep (nanosleep of 20 ms)",
+          len(tag) == 5 and len(at) == 5 and None not in where and
+          all(spans[where[i + 1]][0] - at[i] >= 20 * 10**6 for i in range(4)),
+          f"tags {tag} program {at} stretches {spans[:8]}")
+
+
+def check_callchains(data_dir, n=9):
+    """perf report --itrace=ig: each leon3-tags sample of fib has a call
+    chain of as many fib frames as its call is deep in the recursion of
+    fib(N), then main: each call's entry and exit tags, exactly"""
+    r = subprocess.run([PERF_HOST, "report", "-i", os.path.join(data_dir, "perf.data"),
+                        "--symfs", os.path.join(data_dir, "symfs"), "--itrace=ig", "--stdio",
+                        "--no-children", "--sort", "sym", "-g", "flat,0,callee,function,count"],
+                       capture_output=True, text=True)
+    chains, sym = [], None      # [count, [frame, ...]] of fib's samples
+    for line in r.stdout.splitlines():
+        m = re.match(r"^\s+[\d.]+%\s+\[\.\] (\S+)", line)
+        f = line.split()
+        if m:
+            sym = m.group(1)
+        elif sym == "fib" and f and f[0].isdigit():
+            chains.append([int(f[0]), []])
+        elif sym == "fib" and f and chains:
+            chains[-1][1].append(f[0])
+    got = {}
+    for count, frames in chains:
+        got[tuple(frames)] = got.get(tuple(frames), 0) + count
+    want = {}
+    depth = 0
+    while fib_calls_at_depth(n, depth):
+        want[("fib",) * (depth + 1) + ("main",)] = 2 * fib_calls_at_depth(n, depth)
+        depth += 1
+    check(f"perf report --itrace=ig: fib's samples have call chains of fib({n})'s recursion, "
+          f"depth by depth, an entry and an exit tag a call ({sum(want.values())} samples at "
+          f"{len(want)} depths)", r.returncode == 0 and got == want,
+          f"{got} for {want} | {r.stderr[-300:]}")
 
 
 def exec_log_runs(tmp, prog, args):
@@ -462,6 +504,7 @@ def main():
               re.search(r"^grid  \S+:\d+  2  7  56  7  9$", got, re.M), got)
 
         check_uses(tmp, s, uses, os.path.join(udata, "perf.data"))
+        check_callchains(udata)
 
         # Deterministic mode: the same records twice
         runs = []
