@@ -35,8 +35,8 @@ that made it:
   perf script gives a sample of leon3-tags a record, at the tag's
   function, of the traced command, whose periods add up per function
   to what QEMU's exec log counts for the plugin-built program; with
-  --itrace=ig perf report's call chains of fib's samples are fib(9)'s
-  recursion, each depth's calls exactly;
+  --itrace=ig perf report's and perf script's call chains of fib's
+  samples are fib(9)'s recursion, each depth's calls exactly;
 - a CPU's trace (perf record -a, with PID records): each sample of a
   program's tags has the program's comm and tid, from the records;
 - the samples' times are on the event's clock (perf record -k
@@ -251,6 +251,17 @@ def check_callchains(data_dir, n=9):
           f"depth by depth, an entry and an exit tag a call ({sum(want.values())} samples at "
           f"{len(want)} depths)", r.returncode == 0 and got == want,
           f"{got} for {want} | {r.stderr[-300:]}")
+    # perf script prints the same chains, a block of lines a sample
+    r = subprocess.run([PERF_HOST, "script", "-i", os.path.join(data_dir, "perf.data"),
+                        "--symfs", os.path.join(data_dir, "symfs"), "--itrace=ig", "-F", "ip,sym"],
+                       capture_output=True, text=True)
+    got = {}
+    for block in re.split(r"\n\s*\n", r.stdout):
+        frames = tuple(x.split()[1] for x in block.splitlines() if len(x.split()) == 2)
+        if frames[:1] == ("fib",):
+            got[frames] = got.get(frames, 0) + 1
+    check("perf script --itrace=ig prints each of fib's samples with the same call chain",
+          r.returncode == 0 and got == want, f"{got} for {want} | {r.stderr[-300:]}")
 
 
 def exec_log_runs(tmp, prog, args):
