@@ -204,7 +204,7 @@ static void one_run(int run, char **argv)
 {
 	int all[MAX_CPUS], prog[MAX_CPUS], rfd[MAX_RANGES][MAX_CPUS];
 	struct pidrec_cpu pc[MAX_CPUS];
-	unsigned long long lost = 0;
+	unsigned long long lost;
 	int go[2], status, c, r;
 	pid_t child;
 	char b;
@@ -231,11 +231,8 @@ static void one_run(int run, char **argv)
 		for (r = 0; r < nranges; r++)
 			rfd[r][c] = open_cycles(c, ranges[r].pid_only ? child : 0, &ranges[r]);
 	}
-	for (c = 0; c < ncpus; c++) {
-		if (pidrec_open(&pc[c], trace_type, c))
-			die("leon3_trace");
-		pidrec_enable(&pc[c], 1);
-	}
+	if (pidrec_start(pc, ncpus, trace_type))
+		die("leon3_trace");
 	for (c = 0; c < ncpus; c++) {
 		ioctl(all[c], PERF_EVENT_IOC_ENABLE, 0);
 		ioctl(prog[c], PERF_EVENT_IOC_ENABLE, 0);
@@ -245,13 +242,7 @@ static void one_run(int run, char **argv)
 	if (write(go[1], "g", 1) != 1)
 		die("write");
 	close(go[1]);
-	/* The PID records read as they come, so that no area fills */
-	while ((r = waitpid(child, &status, WNOHANG)) == 0) {
-		usleep(100000);
-		for (c = 0; c < ncpus; c++)
-			pidrec_drain(&pc[c], add_slice, NULL);
-	}
-	if (r != child)
+	if (pidrec_wait(pc, ncpus, child, &status, add_slice, NULL) != child)
 		die("waitpid");
 	for (c = 0; c < ncpus; c++) {
 		ioctl(all[c], PERF_EVENT_IOC_DISABLE, 0);
@@ -259,12 +250,7 @@ static void one_run(int run, char **argv)
 		for (r = 0; r < nranges; r++)
 			ioctl(rfd[r][c], PERF_EVENT_IOC_DISABLE, 0);
 	}
-	for (c = 0; c < ncpus; c++) {
-		pidrec_enable(&pc[c], 0);
-		pidrec_drain(&pc[c], add_slice, NULL);
-		lost += pc[c].lost;
-		pidrec_close(&pc[c]);
-	}
+	lost = pidrec_finish(pc, ncpus, add_slice, NULL);
 
 	fprintf(out, "run %d status %d all %llu prog %llu", run,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),

@@ -18,7 +18,6 @@
  * as every system-wide leon3_trace event.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,12 +94,11 @@ static int by_cycles(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct pidrec_cpu pc[MAX_CPUS];
-	struct pollfd pfd[MAX_CPUS];
 	struct slice *s;
 	struct proc *p = NULL;
 	size_t ns, np = 0, i, j;
-	int top = 5, arg = 1, status, type, ncpus, c;
-	unsigned long long lost = 0;
+	int top = 5, arg = 1, status, type, ncpus;
+	unsigned long long lost;
 	char name[32];
 	pid_t child;
 
@@ -124,13 +122,8 @@ int main(int argc, char **argv)
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;
-	for (c = 0; c < ncpus; c++) {
-		if (pidrec_open(&pc[c], type, c))
-			die("leon3_trace");
-		pfd[c] = (struct pollfd){ .fd = pc[c].fd, .events = POLLIN };
-	}
-	for (c = 0; c < ncpus; c++)
-		pidrec_enable(&pc[c], 1);
+	if (pidrec_start(pc, ncpus, type))
+		die("leon3_trace");
 	child = fork();
 	if (child < 0)
 		die("fork");
@@ -139,18 +132,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "leon3-pidlog: %s: %s\n", argv[arg], strerror(errno));
 		_exit(127);
 	}
-	/* Read the records as they come, so that the areas never fill */
-	while (waitpid(child, &status, WNOHANG) == 0) {
-		poll(pfd, ncpus, 100);
-		for (c = 0; c < ncpus; c++)
-			pidrec_drain(&pc[c], add_slice, NULL);
-	}
-	for (c = 0; c < ncpus; c++) {
-		pidrec_enable(&pc[c], 0);
-		pidrec_drain(&pc[c], add_slice, NULL);
-		lost += pc[c].lost;
-		pidrec_close(&pc[c]);
-	}
+	if (pidrec_wait(pc, ncpus, child, &status, add_slice, NULL) != child)
+		die("waitpid");
+	lost = pidrec_finish(pc, ncpus, add_slice, NULL);
 	s = slices;
 	ns = nslices;
 	qsort(s, ns, sizeof(*s), by_cpu_start);

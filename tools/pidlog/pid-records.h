@@ -19,12 +19,14 @@
 #include <endian.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PIDREC_DATA_PAGES	4	/* the ring for the PERF_RECORD_AUX records */
@@ -205,6 +207,66 @@ static inline void pidrec_close(struct pidrec_cpu *pc)
 	munmap((void *)pc->aux, pc->meta->aux_size);
 	munmap(pc->meta, (1 + PIDREC_DATA_PAGES) * page);
 	close(pc->fd);
+}
+
+/*
+ * The events of CPUs 0 to @ncpus - 1 opened and enabled: 0, or -1 with
+ * errno (those opened before are closed again).
+ */
+static inline int pidrec_start(struct pidrec_cpu *pc, int ncpus, int type)
+{
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		if (pidrec_open(&pc[c], type, c)) {
+			int err = errno;
+
+			while (c--)
+				pidrec_close(&pc[c]);
+			errno = err;
+			return -1;
+		}
+	}
+	for (c = 0; c < ncpus; c++)
+		pidrec_enable(&pc[c], 1);
+	return 0;
+}
+
+/*
+ * Wait for @child (its status to @status), reading the records as they
+ * come so that no area fills: waitpid()'s result.
+ */
+static inline pid_t pidrec_wait(struct pidrec_cpu *pc, int ncpus, pid_t child,
+				int *status, pidrec_slice_fn fn, void *arg)
+{
+	struct pollfd pfd[ncpus];
+	pid_t r;
+	int c;
+
+	for (c = 0; c < ncpus; c++)
+		pfd[c] = (struct pollfd){ .fd = pc[c].fd, .events = POLLIN };
+	while ((r = waitpid(child, status, WNOHANG)) == 0) {
+		poll(pfd, ncpus, 100);
+		for (c = 0; c < ncpus; c++)
+			pidrec_drain(&pc[c], fn, arg);
+	}
+	return r;
+}
+
+/* Every CPU's event disabled, its last records read, closed: the records lost */
+static inline uint64_t pidrec_finish(struct pidrec_cpu *pc, int ncpus,
+				     pidrec_slice_fn fn, void *arg)
+{
+	uint64_t lost = 0;
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		pidrec_enable(&pc[c], 0);
+		pidrec_drain(&pc[c], fn, arg);
+		lost += pc[c].lost;
+		pidrec_close(&pc[c]);
+	}
+	return lost;
 }
 
 #endif
