@@ -193,6 +193,7 @@ static void leon3_trace_stop(struct perf_event *event, int flags)
 	struct leon3_trace_cpu *tc = this_cpu_ptr(&leon3_trace_cpu);
 	struct perf_output_handle *handle = &tc->handle;
 	struct hw_perf_event *hwc = &event->hw;
+	struct leon3_trace_buf *buf;
 	u32 ctrl;
 
 	if (hwc->state & PERF_HES_STOPPED)
@@ -200,10 +201,11 @@ static void leon3_trace_stop(struct perf_event *event, int flags)
 	ctrl = leon3_pmu_reg_read(PMU_TRCTRL);
 	/* Off: the unit writes what it holds back, and a STOP record. */
 	leon3_pmu_reg_write(PMU_TRCTRL, 0);
-	if (perf_get_aux(handle)) {
+	buf = perf_get_aux(handle);
+	if (buf) {
 		local64_set(&hwc->prev_count, leon3_pmu_reg_read(PMU_TRLOST));
 		if (!(ctrl & TRACE_ERR))
-			leon3_trace_write_sync(event, perf_get_aux(handle));
+			leon3_trace_write_sync(event, buf);
 		leon3_trace_output_end(handle, ctrl);
 	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
