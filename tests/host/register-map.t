@@ -396,6 +396,19 @@ def main():
             [(f"LEON3_TRACE_REC_{name}", [], rtype) for rtype, name in d.records.items()] +
             [("LEON3_TRACE_REC_SIZE", [], d.number(r"Records are (\d+) bytes"))])
 
+    # The guest programs that read records themselves: leon3-pidlog's and
+    # leon3-hunt-run's reader, and the benchmark's trace-stat
+    pidrec = os.path.join(TOP, "tools/pidlog/pid-records.h")
+    compare("tools/pidlog/pid-records.h", Macros(pidrec),
+            [(f"PIDREC_{name}", [], rtype) for rtype, name in d.records.items()
+             if name in ("START", "PID", "LOST", "STOP", "TIME")] +
+            [("PIDREC_SIZE", [], d.number(r"Records are (\d+) bytes"))])
+    stat = os.path.join(TOP, "tools/bench/trace-stat.c")
+    compare("tools/bench/trace-stat.c", Macros(stat),
+            [(name, [], rtype) for rtype, name in d.records.items()] +
+            [("NTYPES", [], max(d.records) + 1), ("REC_SIZE", [],
+                                                 d.number(r"Records are (\d+) bytes"))])
+
     # The QEMU model, as the qemu stage left its patched source.
     if not os.path.exists(QEMU):
         not_ok(f"the patched QEMU source is kept (make qemu): {QEMU} is missing")
