@@ -53,6 +53,7 @@
 #define FEAT_SHADOW		BIT(4)
 #define FEAT_MEMTIME		BIT(5)	/* the write buffer's timing */
 #define FEAT_TRACE		BIT(6)	/* the trace unit */
+#define FEAT_BRANCH		BIT(7)	/* ... and its branch mode */
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define TRACE_EN		BIT(0)
 #define TRACE_SU		BIT(1)
@@ -64,6 +65,7 @@
 #define TRACE_FULL		BIT(8)
 #define TRACE_ERR		BIT(9)
 #define TRACE_IC		BIT(10)
+#define TRACE_BR		BIT(11)
 #define TRACE_REC_SYNC		9	/* the record type the driver writes */
 /* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
 #define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
@@ -87,7 +89,7 @@ static inline void leon3_pmu_reg_write(u32 addr, u32 v)
 }
 
 /* The trace unit: the perf PMU leon3_trace (leon3_pmu_trace.c) */
-int leon3_trace_init(bool irq);
+int leon3_trace_init(bool irq, bool branch);
 void leon3_trace_exit(void);
 void leon3_trace_handle_irq(void);
 

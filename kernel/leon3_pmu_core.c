@@ -1090,7 +1090,8 @@ static int __init leon3_pmu_init(void)
 		goto fail_hook;
 	leon3_pmu_registered = true;
 	if (leon3_pmu_features & FEAT_TRACE) {
-		ret = leon3_trace_init(leon3_pmu_irqen);
+		ret = leon3_trace_init(leon3_pmu_irqen,
+				       leon3_pmu_features & FEAT_BRANCH);
 		if (ret)
 			goto fail_pmu;
 	}

@@ -5,7 +5,9 @@
  *
  * Each CPU's unit records the tags a program runs (sethi imm22, %g0,
  * which a GCC plugin puts at function entries and exits and at loop
- * entries, latches and exits) and events, as 16-byte records that it
+ * entries, latches and exits), or with the "branch" switch the path it
+ * takes (a bit for each conditional branch, the target of each indirect
+ * one), and events, as 16-byte records that it
  * writes by itself to a buffer of pages that a table lists
  * (Documentation/pmu-registers.md, "Trace unit").  The buffer is the
  * event's AUX area, in the manner of arm_spe_pmu.c: setup_aux() makes
@@ -38,8 +40,9 @@
 #define TRACE_CFG_PIDREC	BIT(0)	/* PID records */
 #define TRACE_CFG_OVFREC	BIT(1)	/* counter overflow records */
 #define TRACE_CFG_INSN_TIME	BIT(2)	/* times in instructions, not cycles */
+#define TRACE_CFG_BRANCH	BIT(3)	/* branches, not tags */
 #define TRACE_CFG_MASK		(TRACE_CFG_PIDREC | TRACE_CFG_OVFREC | \
-				 TRACE_CFG_INSN_TIME)
+				 TRACE_CFG_INSN_TIME | TRACE_CFG_BRANCH)
 
 #define TRACE_REC_SIZE		16
 #define TRACE_MAX_PAGES		65536	/* TRPAGES' largest */
@@ -58,6 +61,8 @@ struct leon3_trace_cpu {
 };
 
 static DEFINE_PER_CPU(struct leon3_trace_cpu, leon3_trace_cpu);
+/* FEATURES: the unit has a branch mode */
+static bool leon3_trace_branch;
 
 static int leon3_trace_event_init(struct perf_event *event)
 {
@@ -88,6 +93,11 @@ static int leon3_trace_event_init(struct perf_event *event)
 		ctrl |= TRACE_OVFREC;
 	if (attr->config & TRACE_CFG_INSN_TIME)
 		ctrl |= TRACE_IC;
+	if (attr->config & TRACE_CFG_BRANCH) {
+		if (!leon3_trace_branch)
+			return -EOPNOTSUPP;
+		ctrl |= TRACE_BR;
+	}
 	event->hw.config = ctrl;
 	return 0;
 }
@@ -314,11 +324,13 @@ void leon3_trace_handle_irq(void)
 PMU_FORMAT_ATTR(pidrec, "config:0");
 PMU_FORMAT_ATTR(ovfrec, "config:1");
 PMU_FORMAT_ATTR(insn_time, "config:2");
+PMU_FORMAT_ATTR(branch, "config:3");
 
 static struct attribute *leon3_trace_format_attrs[] = {
 	&format_attr_pidrec.attr,
 	&format_attr_ovfrec.attr,
 	&format_attr_insn_time.attr,
+	&format_attr_branch.attr,
 	NULL,
 };
 
@@ -352,9 +364,10 @@ static struct pmu leon3_trace_pmu = {
 	.free_aux	= leon3_trace_free_aux,
 };
 
-int leon3_trace_init(bool irq)
+int leon3_trace_init(bool irq, bool branch)
 {
 	BUILD_BUG_ON(PAGE_SIZE != 4096);	/* the unit's pages */
+	leon3_trace_branch = branch;
 	/* Without the interrupt the unit stops when full, until stopped. */
 	if (!irq)
 		pr_info("trace unit: no interrupt, a trace ends when its buffer is full\n");

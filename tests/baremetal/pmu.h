@@ -35,6 +35,7 @@
 #define MEMTIME_WBUF(m)	(((m) >> 13) & 7)	/* pmu-write-buffer */
 #define MEMTIME_LAT(m)	(((m) >> 16) & 0x3ff)	/* pmu-mem-latency */
 #define FEAT_TRACE	(1u << 6)	/* the trace unit and its TR* registers */
+#define FEAT_BRANCH	(1u << 7)	/* ... and its branch mode, TRCTRL.BR */
 /* the trace unit */
 #define PMU_TRCTRL	0x1a0
 #define PMU_TRPID	0x1a4
@@ -57,6 +58,7 @@
 #define TRACE_FULL	(1u << 8)	/* read-only */
 #define TRACE_ERR	(1u << 9)	/* read-only */
 #define TRACE_IC	(1u << 10)	/* the clock counts instructions */
+#define TRACE_BR	(1u << 11)	/* branches, not tags */
 /* trace records: 4 words; type 31:28, CPU 27:24 and A 21:0; B; C; time 31:0 */
 #define REC_TAG		1
 #define REC_REPEAT	2
@@ -66,6 +68,12 @@
 #define REC_LOST	6
 #define REC_STOP	7
 #define REC_TIME	8
+#define REC_SYNC	9		/* software's, never the unit's */
+#define REC_BRANCH	10
+#define REC_TARGET	11
+#define REC_FLOW	12
+#define FLOW_LEAVE	0		/* a FLOW record's A */
+#define FLOW_ENTER	1
 
 /* GCTRL */
 #define GCTRL_EN	(1u << 0)

@@ -201,12 +201,17 @@ static void test_registers(void)
 
 	/* No buffer (TRPAGES 0): enabling stops the unit with ERR at once. */
 	sta_asi2(PMU_TRCTRL, 0xffffffff & ~TRACE_CLR);
-	is_u32(lda_asi2(PMU_TRCTRL), 0x7f | TRACE_ERR | TRACE_IC,
-	       "TRCTRL all ones without a buffer: bits 6:0, ERR (9) and IC (10), reserved 0");
+	is_u32(lda_asi2(PMU_TRCTRL), 0x7f | TRACE_ERR | TRACE_IC | TRACE_BR,
+	       "TRCTRL all ones without a buffer: bits 6:0, ERR (9), IC (10) and BR (11), reserved 0");
 	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "OVF bit 7 says the unit stopped");
 	ok(lda_asi2(PMU_OVF) & OVF_IRQ, "... and with IRQEN the interrupt is pending");
 	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
 	sta_asi2(PMU_TRCTRL, 0);
+	/* (with BR, the branches it ran stopped are lost too: see below) */
+	sta_asi2(PMU_TRLOST, 0);
+	sta_asi2(PMU_TRCTRL, 0xffffffff & ~(TRACE_CLR | TRACE_BR));
+	sta_asi2(PMU_TRCTRL, 0);
+	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
 	is_u32(lda_asi2(PMU_TRLOST), 2, "the START and STOP records it could not write are lost");
 	sta_asi2(PMU_TRCTRL, TRACE_CLR);
 	is_u32(lda_asi2(PMU_TRCTRL), 0, "CLR clears ERR");

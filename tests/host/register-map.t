@@ -123,7 +123,7 @@ class Doc:
         self.regs, self.events, self.timing = doc_tables(self.text)
         # the trace unit's record types: {type: name}
         self.records = {int(t): n for t, n in
-                        re.findall(r"^\| (\d) \| ([A-Z]+) \| ", self.text, re.M)}
+                        re.findall(r"^\| (\d+) \| ([A-Z]+) \| ", self.text, re.M)}
         # ... of which software writes these, never the unit
         self.software_records = set(re.findall(r"The unit never writes an? ([A-Z]+) record",
                                                self.text))
@@ -285,15 +285,16 @@ def facts(d, ncnt, window_end):
               "TRLOST", "TRTIME_HI", "TRTIME_LO"):
         drv = None if r in ("TRPID", "TRTIME_HI") else "PMU_" + r
         rows.append((reg(r), drv, "PMU_" + r, "LEON3_PMU_" + r))
-    for b in ("EN", "SU", "NU", "PF", "PIDREC", "OVFREC", "IRQEN", "CLR", "FULL", "ERR", "IC"):
+    rows.append((bit("FEATURES", "branch tracing"), "FEAT_BRANCH", "FEAT_BRANCH",
+                 "LEON3_PMU_FEAT_BRANCH"))
+    for b in ("EN", "SU", "NU", "PF", "PIDREC", "OVFREC", "IRQEN", "CLR", "FULL", "ERR", "IC",
+              "BR"):
         drv = None if b == "PF" else "TRACE_" + b
         rows.append((bit("TRCTRL", b), drv, "TRACE_" + b, "LEON3_TRACE_" + b))
     for rtype, name in d.records.items():
-        if name in d.software_records:
-            # the driver writes it; the unit and its bare-metal tests know nothing of it
-            rows.append((rtype, "TRACE_REC_" + name, None, None))
-        else:
-            rows.append((rtype, None, "REC_" + name, "LEON3_TRACE_REC_" + name))
+        # the driver writes SYNC records; the unit and its tests skip the type
+        drv = "TRACE_REC_" + name if name in d.software_records else None
+        rows.append((rtype, drv, "REC_" + name, "LEON3_TRACE_REC_" + name))
     # the memory timing: MEMTIME holds four QEMU properties
     rows.append((reg("MEMTIME"), None, "PMU_MEMTIME", "LEON3_PMU_MEMTIME"))
     for field, prop in (("WRITE", "pmu-mem-write"), ("BURST", "pmu-mem-burst"),
@@ -361,8 +362,8 @@ def main():
            "PID", "PIDMATCH", "RANGE_LO",
            "RANGE_HI", "DSHADOW", "MEMTIME", "TRCTRL", "TRTIME_LO"} <= set(d.regs),
           str(sorted(d.regs)))
-    check("the document has the trace unit's eight record types and software's SYNC",
-          sorted(d.records) == list(range(1, 10)) and d.software_records == {"SYNC"} and
+    check("the document has the trace unit's eleven record types and software's SYNC",
+          sorted(d.records) == list(range(1, 13)) and d.software_records == {"SYNC"} and
           d.records[9] == "SYNC", f"{d.records} {d.software_records}")
     window_end = d.number(r"Reserved addresses\s+in 0xC0–(0x[0-9A-F]+)")
 

@@ -97,7 +97,7 @@ echo == snapshot; /root/trace-aux -S -a 1 /root/trace-work nest 200; echo exit $
 echo == plugin; /root/trace-aux /root/tags-loops 7 9; echo exit $?
 echo == methods; cd /root && leon3-methods -f TAGRANGES -e instructions -- ./tags-loops 7 9 2>&1; echo exit $?
 echo == child; /root/trace-aux sh -c '/root/trace-work loop 50; true'; echo exit $?
-echo == bad-config; /root/trace-aux -e -c 8 /root/trace-work loop 1
+echo == bad-config; /root/trace-aux -e -c 16 /root/trace-work loop 1
 echo == bad-freq; /root/trace-aux -e -F 1000 /root/trace-work loop 1
 echo == period; /root/trace-aux -P 1 /root/trace-work loop 10; echo exit $?
 echo == bad-exclude; /root/trace-aux -e -U /root/trace-work loop 1

@@ -27,11 +27,14 @@
 #define WINDOW			8	/* a REPEAT's p is at most 8 */
 #define STREAMS			16	/* AUX buffers: one a CPU */
 
-enum { TAG = 1, REPEAT, START, PID, OVERFLOW, LOST, STOP, TIME, SYNC, NTYPES };
+enum {
+	TAG = 1, REPEAT, START, PID, OVERFLOW, LOST, STOP, TIME, SYNC,
+	BRANCH, TARGET, FLOW, NTYPES
+};
 
 static const char *const names[NTYPES + 1] = {
 	"type-0", "TAG", "REPEAT", "START", "PID", "OVERFLOW", "LOST", "STOP",
-	"TIME", "SYNC", "type-10+",
+	"TIME", "SYNC", "BRANCH", "TARGET", "FLOW", "type-13+",
 };
 
 struct section {
@@ -87,6 +90,9 @@ static void record(struct stream *s, const unsigned char *r)
 		break;
 	case TIME:
 	case SYNC:
+	case BRANCH:	/* branch traces: no tags, nothing held between */
+	case TARGET:
+	case FLOW:
 	case 0:
 		break;
 	case LOST:

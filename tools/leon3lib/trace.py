@@ -18,7 +18,7 @@ RECORD_SIZE = 16
 def record_types(path=DOC):
     """{type number: NAME} of the document's record table"""
     with open(path) as f:
-        return {int(t): n for t, n in re.findall(r"^\| (\d) \| ([A-Z]+) \| ", f.read(), re.M)}
+        return {int(t): n for t, n in re.findall(r"^\| (\d+) \| ([A-Z]+) \| ", f.read(), re.M)}
 
 
 TYPES = record_types()

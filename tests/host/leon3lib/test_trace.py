@@ -24,7 +24,7 @@ class Trace(unittest.TestCase):
         driver's SYNC"""
         self.assertEqual(trace.TYPES, {1: "TAG", 2: "REPEAT", 3: "START", 4: "PID",
                                        5: "OVERFLOW", 6: "LOST", 7: "STOP", 8: "TIME",
-                                       9: "SYNC"})
+                                       9: "SYNC", 10: "BRANCH", 11: "TARGET", 12: "FLOW"})
 
     def test_parse(self):
         """the fields of each word; big-endian bytes as the unit writes them"""
@@ -33,7 +33,7 @@ class Trace(unittest.TestCase):
         self.assertEqual(r, trace.Record("TAG", 3, 0x200001, 1000, 0x10594, 77))
         self.assertEqual(trace.from_bytes(struct.pack(">IIII", *words) + b"\0" * 7), [r])
         self.assertEqual(trace.from_dump(dump(words) + ["head 16 tail 0"]), [r])
-        self.assertEqual(trace.parse((0xa << 28, 0, 0, 0)).type, "type-10")
+        self.assertEqual(trace.parse((0xd << 28, 0, 0, 0)).type, "type-13")
 
     def test_perf_dump(self):
         """the records of perf report -D's lines, not its other hex dumps"""
