@@ -38,6 +38,10 @@ static u32 table[NPAGES];
  * st_ta, ta SWTRAP_TO_SUPER after it (in user mode); TRCTRL = 0 at
  * st_after.
  *
+ * retloop(trctrl, en, n): TRCTRL = en; at rl_start n x (call rl_leaf,
+ * which returns at rl_ret with retl; subcc, bne); then a retl at rl_jmp
+ * to rl_back that no call made (%o7 set by hand); TRCTRL = 0 at rl_off.
+ *
  * pidsw(trctrl, en, n): TRCTRL = en; at ps_a a loop of n; PID = 6 at
  * ps_st1; a loop of n; PID = 5; at ps_b a loop of n; TRCTRL = 0 at
  * ps_off.
@@ -82,6 +86,29 @@ asm(".text\n"
     "	sta	%g0, [%o0] 2\n"
     "	retl\n"
     "	 nop\n"
+    ".global retloop, rl_start, rl_ret, rl_off, rl_jmp, rl_back\n"
+    "retloop:\n"
+    "	mov	%o7, %g2\n"
+    "	sta	%o1, [%o0] 2\n"
+    "rl_start:\n"
+    "1:	call	rl_leaf\n"
+    "	 nop\n"
+    "	subcc	%o2, 1, %o2\n"
+    "	bne	1b\n"
+    "	 nop\n"
+    "	set	rl_back - 8, %o7\n"
+    "rl_jmp:\n"
+    "	retl\n"
+    "	 nop\n"
+    "rl_back:\n"
+    "rl_off:\n"
+    "	sta	%g0, [%o0] 2\n"
+    "	jmp	%g2 + 8\n"
+    "	 nop\n"
+    "rl_leaf:\n"
+    "rl_ret:\n"
+    "	retl\n"
+    "	 nop\n"
     ".global pidsw, ps_a, ps_st1, ps_b, ps_off\n"
     "pidsw:\n"
     "	set	0x108, %o4\n"
@@ -114,6 +141,8 @@ void brloop(u32 trctrl, u32 en, u32 n);
 void usrloop(u32 trctrl, u32 en, u32 n);
 void sutrap(u32 trctrl, u32 en);
 void pidsw(u32 trctrl, u32 en, u32 n);
+void retloop(u32 trctrl, u32 en, u32 n);
+extern char rl_start[], rl_ret[], rl_off[], rl_jmp[], rl_back[];
 extern char ps_a[], ps_st1[], ps_b[], ps_off[];
 extern char bl_start[], bl_jmp[], bl_to[], ul_ta1[], ul_ta2[];
 extern char st_ta[], st_after[], trap_table[];
@@ -282,6 +311,36 @@ static void test_traps(void)
 }
 
 /*
+ * Returns: a return to where the newest recorded call returns is a
+ * taken bit among the branches' (the retl, then the bne, each
+ * iteration); a retl no call predicted is a TARGET record.
+ */
+static void test_returns(void)
+{
+	u32 n = 20, hi = 0, lo = 0, i;
+
+	setup(ROOM);
+	retloop(PMU_TRCTRL, SU_ONLY, n);
+	want_type(0, REC_START, 0, "returns: START");
+	want(1, REC_FLOW, FLOW_ENTER, (u32)rl_start, (u32)rl_start + 4, "returns: enters");
+	for (i = 0; i < 2 * n; i++) {
+		if (i == 2 * n - 1)
+			continue;	/* the last bne not taken */
+		if (i < 32)
+			hi |= 1u << (31 - i);
+		else
+			lo |= 1u << (63 - i);
+	}
+	want(2, REC_BRANCH, 2 * n, hi, lo,
+	     "returns: each retl the call predicted a taken bit, then the bne's");
+	want(3, REC_TARGET, 0, (u32)rl_back, (u32)rl_jmp,
+	     "returns: a retl no call predicted: its target");
+	want(4, REC_FLOW, FLOW_LEAVE, (u32)rl_off, (u32)rl_off + 4, "returns: leaves");
+	want_type(5, REC_STOP, 0, "returns: STOP");
+	want_end(6);
+}
+
+/*
  * With PF, the flow leaves at the PID write that makes PID another
  * process's (the store's own PC) and enters after the one that makes
  * it the traced one again.
@@ -337,6 +396,7 @@ int main(void)
 	test_user();
 	test_traps();
 	test_pid();
+	test_returns();
 	test_full();
 	sta_asi2(PMU_TRCTRL, 0);
 	return 0;

@@ -393,9 +393,11 @@ def main():
     path = "tools/perf/util/leon3-trace.h"
     text = series_new_files("kernel/patches").get(path, "")
     check(f"kernel/patches: a patch adds perf's {path}", text)
+    returns = d.number(r"return addresses \(PC \+ 8\) of the last (\d+) calls")
     compare(f"perf {path}", Macros(text=text),
             [(f"LEON3_TRACE_REC_{name}", [], rtype) for rtype, name in d.records.items()] +
-            [("LEON3_TRACE_REC_SIZE", [], d.number(r"Records are (\d+) bytes"))])
+            [("LEON3_TRACE_REC_SIZE", [], d.number(r"Records are (\d+) bytes")),
+             ("LEON3_TRACE_RETURNS", [], returns)])
 
     # The guest programs that read records themselves: leon3-pidlog's and
     # leon3-hunt-run's reader, and the benchmark's trace-stat
@@ -415,7 +417,8 @@ def main():
         not_ok(f"the patched QEMU source is kept (make qemu): {QEMU} is missing")
         return 1
     qemu = Macros(QEMU)
-    compare("QEMU target/sparc/leon3-pmu.h", qemu, copy_facts(rows, 3))
+    compare("QEMU target/sparc/leon3-pmu.h", qemu, copy_facts(rows, 3) +
+            [("LEON3_TRACE_RETURNS", [], returns)])
 
     # The QEMU model's event table: the document's ids and names; and
     # address-range (AF) counters count every event: the document places
