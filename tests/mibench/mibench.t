@@ -236,9 +236,10 @@ def main():
 
         # make bench-trace's runner (tools/bench/trace-cost), one round,
         # on the programs that run to their end (no hang to wait for):
-        # built with and without tags, each traced, its trace read in
-        # the guest (tools/bench/trace-stat, held to the host's decoder
-        # by tests/pmu/trace.t), a row each and the total, nothing lost.
+        # built with and without tags, each traced (the one without tags
+        # by its branches), its trace read in the guest
+        # (tools/bench/trace-stat, held to the host's decoder by
+        # tests/pmu/trace.t), a row each and the total, nothing lost.
         tpart = os.path.join(T, "trace-part")
         shutil.copytree(STANDIN, tpart)
         for d in ("network/dijkstra", "network/patricia", "office/stringsearch",
@@ -247,13 +248,13 @@ def main():
         r = subprocess.run([os.path.join(TOP, "tools/bench/trace-cost"), tpart, "1", str(LIMIT)],
                            capture_output=True, text=True)
         rows = {m.group(1): [float(x.rstrip("x")) for x in m.group(2).split()] for m in
-                re.finditer(r"^(\S+\.\d+|all) +((?:-?[0-9.]+ +){4}[0-9.]+x +[0-9.]+x +[0-9.]+x)$",
-                            r.stdout, re.M)}
+                re.finditer(r"^(\S+\.\d+|all) +((?:-?[0-9.]+ +){4}[0-9.]+x +[0-9.]+x +[0-9.]+x +"
+                            r"[0-9.]+ +[0-9.]+x)$", r.stdout, re.M)}
         # cycles a tag (the second figure) may be below 0: the tagged
         # build's blocks lay out otherwise (the qsort stand-in: -0.70)
         check("bench-trace: exit 0, a row for basicmath, bitcount, qsort and CRC32 and the "
-              "total, tags, bytes, tags a record and the three ratios positive, no trace with a "
-              "loss",
+              "total, tags, bytes, tags a record, the three ratios, the branch trace's bytes and "
+              "its ratio positive, no trace with a loss",
               r.returncode == 0 and
               sorted(rows) == ["CRC32.0", "all", "basicmath.0", "bitcount.0", "qsort.0"] and
               all(v > 0 for row in rows.values() for i, v in enumerate(row) if i != 1) and

@@ -20,7 +20,11 @@ trace is held to what it must be:
 - perf report -D prints the records: the trace starts with a FLOW record
   that enters at the program's ELF entry point;
 - perf-host on the host decodes the guest's perf.data (big-endian
-  records, the binary from --perf-data's symfs) to the same samples."""
+  records, the binary from --perf-data's symfs) to the same samples;
+- a CPU's branch trace (perf record -a, with PID records, by which
+  perf knows whose code the flow is in): the loop's samples, of
+  branch-work's thread, as many as the code says, and no instruction
+  trace error in any process's."""
 
 import os
 import re
@@ -49,6 +53,7 @@ echo == loop; perf record -q -e leon3_trace/branch/u -o /tmp/loop.data -- /root/
 echo == calls; perf record -q -e leon3_trace/branch/u -o /tmp/calls.data -- /root/branch-work calls {CALLS}; echo exit $?; perf script -i /tmp/calls.data --itrace=be -F ip,addr 2>&1
 echo == counts; perf stat -x, -e leon3_pmu/taken_branches/u,leon3_pmu/calls/u -- /root/branch-work calls {CALLS} 2>&1; echo exit $?
 echo == dump; perf report -D -i /tmp/calls.data 2>&1 | grep -E '^\\.  [0-9a-f]{{8}}:  '
+echo == system; perf record -q -a -e leon3_trace/branch,pidrec/u -o /tmp/sys.data -- /root/branch-work loop {LOOP}; echo exit $?; perf script -i /tmp/sys.data --itrace=be -F comm,tid,ip,addr 2>&1
 echo == end
 """
 
@@ -158,6 +163,17 @@ def main():
         check("perf report -D: BRANCH and TARGET records",
               any(" BRANCH " in x for x in s["dump"]) and any(" TARGET " in x for x in s["dump"]),
               str(s["dump"][:6]))
+
+        # A CPU's trace: every process on the CPU, PID records say whose
+        sysl = s["system"]
+        mine = [x for x in sysl if x.split()[:1] == ["branch-work"]]
+        loop = samples([" ".join(x.split()[2:]) for x in mine])
+        k = sum(1 for x in loop if x == (sym["bw_loop_bne"], sym["bw_loop"]))
+        check(f"perf record -a: branch-work's loop bne {LOOP - 1} times, in its own thread's "
+              "samples", "exit 0" in sysl and k == LOOP - 1 and
+              len({x.split()[1] for x in mine}) == 1, f"{k} | {sysl[:3]}")
+        check("perf record -a: no instruction trace error in any process's branches",
+              not errors(sysl), str(errors(sysl)[:3]))
 
         # The host's perf on the guest's file
         r = subprocess.run([PERF_HOST, "script", "-i", os.path.join(pdata, "perf.data"),
