@@ -39,6 +39,7 @@ series_git_upstream() {
 	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 	export GIT_CONFIG_NOSYSTEM=1 HOME=${HOME:-/tmp}
 
+	mkdir -p "$(dirname "$dir")"	# build/, in a fresh clone
 	tmp=$(mktemp -d "$(dirname "$dir")/.$name-git.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	msg "unpacking $name $(lock_version "$name")${sparse:+ (the files the series touches)}"
