@@ -2,7 +2,8 @@
 /*
  * What the guest test programs share: the leon3_pmu's perf type, a
  * loop of a known number of user instructions counted on an event, and
- * a walk over the records of an event's ring buffer.
+ * (tools/include/perf-ring.h) a walk over the records of an event's ring
+ * buffer.
  */
 #ifndef LEON3_PMU_USER_H
 #define LEON3_PMU_USER_H
@@ -12,6 +13,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+
+/* leon3_ring_*: the records of an event's ring buffer */
+#include "../../tools/include/perf-ring.h"
 
 /* The perf type of the PMU @name from sysfs, or -1 (none) */
 static inline int leon3_pmu_type_of(const char *name)
@@ -59,61 +63,6 @@ static inline long long leon3_count_loop(int fd, long n)
 	if (read(fd, &c, sizeof(c)) != sizeof(c))
 		return -1;
 	return c;
-}
-
-/*
- * The records of a ring buffer mapped at @base (the metadata page, then
- * @pages pages of data), from data_tail to the data_head read by
- * leon3_ring_begin().
- */
-struct leon3_ring {
-	const char *data;
-	size_t size;
-	__u64 off, head;
-};
-
-static inline void leon3_ring_begin(struct leon3_ring *r, void *base,
-				    size_t pages)
-{
-	struct perf_event_mmap_page *meta = base;
-	size_t page = sysconf(_SC_PAGESIZE);
-
-	r->data = (const char *)base + page;
-	r->size = pages * page;
-	r->head = meta->data_head;
-	r->off = meta->data_tail;
-	__sync_synchronize();	/* data_head before the data it covers */
-}
-
-/* Copy @n bytes at @off of the data to @dst: a record may wrap around */
-static inline void leon3_ring_copy(const struct leon3_ring *r, void *dst,
-				   __u64 off, size_t n)
-{
-	size_t at = off % r->size, first = n < r->size - at ? n : r->size - at;
-
-	memcpy(dst, r->data + at, first);
-	memcpy((char *)dst + first, r->data, n - first);
-}
-
-/*
- * The next record, copied to @rec (up to @max bytes of it, @max at least
- * a header's): its header, or NULL after the last record (or at one that
- * would reach past data_head, which a sound buffer never has).
- */
-static inline struct perf_event_header *
-leon3_ring_next(struct leon3_ring *r, void *rec, size_t max)
-{
-	struct perf_event_header *h = rec;
-
-	if (r->off + sizeof(*h) > r->head)
-		return NULL;
-	leon3_ring_copy(r, h, r->off, sizeof(*h));
-	if (h->size < sizeof(*h) || r->off + h->size > r->head)
-		return NULL;
-	leon3_ring_copy(r, h + 1, r->off + sizeof(*h),
-			(h->size < max ? h->size : max) - sizeof(*h));
-	r->off += h->size;
-	return h;
 }
 
 #endif

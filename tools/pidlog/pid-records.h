@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../include/perf-ring.h"
+
 #define PIDREC_DATA_PAGES	4	/* the ring for the PERF_RECORD_AUX records */
 #define PIDREC_AUX_PAGES	256	/* 1 MiB: 65536 records */
 #define PIDREC_SIZE		16
@@ -173,26 +175,19 @@ static inline void pidrec_record(struct pidrec_cpu *pc, const unsigned char *r,
 static inline void pidrec_drain(struct pidrec_cpu *pc, pidrec_slice_fn fn, void *arg)
 {
 	struct perf_event_mmap_page *m = pc->meta;
-	const unsigned char *data = (const unsigned char *)m + m->data_offset;
-	uint64_t head, tail, off;
-	struct perf_event_header h;
-	uint64_t flags;
+	struct perf_event_header *h;
+	struct leon3_ring r;
+	uint64_t head, off;
+	/* a header, then aux_offset, aux_size, flags (PERF_RECORD_AUX) */
+	uint64_t rec[4];
 
 	/* The ring's PERF_RECORD_AUX records: only their TRUNCATED flag */
-	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-	for (tail = m->data_tail; tail + sizeof(h) <= head; tail += h.size) {
-		memcpy(&h, data + tail % m->data_size, sizeof(h));
-		if (h.size < sizeof(h))
-			break;
-		/* aux_offset, aux_size, flags: 8-byte words, never split */
-		if (h.type == PERF_RECORD_AUX) {
-			memcpy(&flags, data + (tail + sizeof(h) + 16) % m->data_size,
-			       sizeof(flags));
-			if (flags & PERF_AUX_FLAG_TRUNCATED)
-				pc->lost++;
-		}
-	}
-	__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
+	leon3_ring_begin(&r, m, PIDREC_DATA_PAGES);
+	while ((h = leon3_ring_next(&r, rec, sizeof(rec))))
+		if (h->type == PERF_RECORD_AUX && h->size >= sizeof(rec) &&
+		    (rec[3] & PERF_AUX_FLAG_TRUNCATED))
+			pc->lost++;
+	leon3_ring_end(&r);
 
 	head = __atomic_load_n(&m->aux_head, __ATOMIC_ACQUIRE);
 	for (off = m->aux_tail; off + PIDREC_SIZE <= head; off += PIDREC_SIZE)

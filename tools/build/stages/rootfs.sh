@@ -8,7 +8,7 @@
 # build/module at each boot, so a driver change needs no new initramfs.
 
 STAGE_DEPS="toolchain busybox perf libpfm4 papi"
-STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/rootfs/leon3-kernel-reports tools/pidlog/leon3-pidlog.c tools/pidlog/pid-records.h tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
+STAGE_INPUTS="tools/rootfs/init tools/rootfs/inittab tools/rootfs/mkinitramfs tools/rootfs/leon3-kernel-reports tools/pidlog/leon3-pidlog.c tools/pidlog/pid-records.h tools/include/perf-ring.h tools/methods/leon3-methods tools/hunt/leon3-hunt-run.c"
 
 stage_host_id() {
 	dpkg-query -W cpio
