@@ -24,6 +24,7 @@
 #define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
 #define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
 #define PMU_DSHADOW(k)		(0x180 + 4 * (k))	/* shadow D-cache k */
+#define PMU_ISHADOW(k)		(0x1c8 + 4 * (k))	/* shadow I-cache k */
 #define PMU_TRCTRL		0x1a0	/* the trace unit */
 #define PMU_TRTABLE		0x1a8
 #define PMU_TRPAGES		0x1ac
@@ -54,6 +55,7 @@
 #define FEAT_MEMTIME		BIT(5)	/* the write buffer's timing */
 #define FEAT_TRACE		BIT(6)	/* the trace unit */
 #define FEAT_BRANCH		BIT(7)	/* ... and its branch mode */
+#define FEAT_ISHADOW		BIT(8)	/* shadow I-caches */
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define TRACE_EN		BIT(0)
 #define TRACE_SU		BIT(1)
@@ -67,7 +69,7 @@
 #define TRACE_IC		BIT(10)
 #define TRACE_BR		BIT(11)
 #define TRACE_REC_SYNC		9	/* the record type the driver writes */
-/* DSHADOW: as the D-cache configuration register (ASI 0x02 0x0c); 0: none */
+/* DSHADOW and ISHADOW: as the cache configuration registers; 0: none */
 #define DSHADOW_REPL(v)		(((v) >> 28) & 3)	/* 1 LRU, 2 LRR, 3 random */
 #define DSHADOW_SETS(v)		(((v) >> 24) & 7)	/* ways - 1 */
 #define DSHADOW_SSIZE(v)	(((v) >> 20) & 0xf)	/* KiB per way: 1 << n */

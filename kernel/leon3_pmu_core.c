@@ -9,8 +9,9 @@
  * PID records, in leon3_pmu_trace.c).  Each counter also has an address
  * range (AF):
  * perf's address filters, one per event.  Up to four shadow D-caches
- * count the misses the D-cache would have with other geometries: their
- * events exist for the shadows the machine has (caps/dcache_shadow<k>).
+ * count the misses the D-cache would have with other geometries, and up
+ * to four shadow I-caches the I-cache's: their events exist for the
+ * shadows the machine has (caps/dcache_shadow<k>, caps/icache_shadow<k>).
  *
  * Counters are 32 bits wide; counts are 64.  With an interrupt line on
  * every CPU, every counter runs with its interrupt enabled: it stops at
@@ -48,12 +49,14 @@
 #include "leon3_pmu.h"
 
 #define LEON3_PMU_COUNTERS	7	/* counter 0 counts cycles only */
-#define LEON3_PMU_SHADOWS	4	/* shadow D-caches: DSHADOW[0..3] */
+#define LEON3_PMU_SHADOWS	4	/* shadow D-caches, and I-caches */
 #define LEON3_PMU_COUNTER_BITS	32
 #define LEON3_PMU_MAX_PERIOD	GENMASK_ULL(LEON3_PMU_COUNTER_BITS - 1, 0)
 #define EV_CYCLES		0x15
 /* shadow D-cache k: read misses 0x90 + 2k, write misses 0x91 + 2k */
 #define EV_SHADOW		0x90
+/* shadow I-cache k: misses 0x98 + k */
+#define EV_ISHADOW		0x98
 /* the write buffer's hold cycles: counted where FEATURES says so */
 #define EV_WBUF_HOLD		0x10
 /*
@@ -136,6 +139,10 @@ static const struct leon3_event leon3_events[] = {
 	{ 0x95, "dcache_shadow2_write_miss" },
 	{ 0x96, "dcache_shadow3_read_miss" },
 	{ 0x97, "dcache_shadow3_write_miss" },
+	{ 0x98, "icache_shadow0_miss" },
+	{ 0x99, "icache_shadow1_miss" },
+	{ 0x9a, "icache_shadow2_miss" },
+	{ 0x9b, "icache_shadow3_miss" },
 };
 
 #define HW_OP_UNSUPPORTED	-1
@@ -189,8 +196,11 @@ struct leon3_pmu_hw {
 
 static DEFINE_PER_CPU(struct leon3_pmu_hw, leon3_pmu_hw);
 static u32 leon3_pmu_features;
-/* each shadow D-cache's geometry (DSHADOW[k]); 0: the machine has none */
-static u32 leon3_pmu_dshadow[LEON3_PMU_SHADOWS];
+/*
+ * Each shadow cache's geometry: D-cache k's (DSHADOW[k]) at k, I-cache
+ * k's (ISHADOW[k]) at LEON3_PMU_SHADOWS + k; 0: the machine has none.
+ */
+static u32 leon3_pmu_shadow[2 * LEON3_PMU_SHADOWS];
 /* CTRL_IRQEN while every CPU has its interrupt: counters then sample */
 static u32 leon3_pmu_irqen = CTRL_IRQEN;
 static enum cpuhp_state leon3_pmu_cpuhp;
@@ -209,14 +219,16 @@ static bool leon3_event_known(u32 id)
 }
 
 /*
- * Whether known event @id counts on this machine: a shadow D-cache's
+ * Whether known event @id counts on this machine: a shadow cache's
  * events count only when the machine has that shadow, the write
  * buffer's only when its timing is modelled.
  */
 static bool leon3_event_counts(u32 id)
 {
 	if (id >= EV_SHADOW && id < EV_SHADOW + 2 * LEON3_PMU_SHADOWS)
-		return leon3_pmu_dshadow[(id - EV_SHADOW) / 2];
+		return leon3_pmu_shadow[(id - EV_SHADOW) / 2];
+	if (id >= EV_ISHADOW && id < EV_ISHADOW + LEON3_PMU_SHADOWS)
+		return leon3_pmu_shadow[LEON3_PMU_SHADOWS + id - EV_ISHADOW];
 	if (id == EV_WBUF_HOLD)
 		return leon3_pmu_features & FEAT_MEMTIME;
 	return true;
@@ -790,7 +802,8 @@ static const struct attribute_group leon3_pmu_events_group = {
 
 /*
  * caps/: numbers from the driver's constants, and the geometry of each
- * shadow D-cache the machine has (dcache_shadow<k>, id k)
+ * shadow cache the machine has (dcache_shadow<k>, id k; icache_shadow<k>,
+ * id LEON3_PMU_SHADOWS + k)
  */
 static ssize_t leon3_cap_show(struct device *dev,
 			      struct device_attribute *attr, char *page)
@@ -802,7 +815,8 @@ static ssize_t leon3_cap_show(struct device *dev,
 }
 
 /*
- * A shadow's geometry as QEMU's dcache-shadow property writes it,
+ * A shadow's geometry as QEMU's dcache-shadow and icache-shadow
+ * properties write it,
  * SIZEkxWAYS/LINE/REPL (e.g. 8kx4/16/lru); one way has no replacement,
  * and shows the property's default.
  */
@@ -823,7 +837,7 @@ static ssize_t leon3_cap_shadow_show(struct device *dev,
 	char geometry[32];
 
 	leon3_shadow_geometry(geometry, sizeof(geometry),
-			      leon3_pmu_dshadow[cap->id]);
+			      leon3_pmu_shadow[cap->id]);
 	return sysfs_emit(page, "%s\n", geometry);
 }
 
@@ -844,6 +858,14 @@ PMU_EVENT_ATTR(dcache_shadow2, leon3_cap_dcache_shadow2, 2,
 	       leon3_cap_shadow_show);
 PMU_EVENT_ATTR(dcache_shadow3, leon3_cap_dcache_shadow3, 3,
 	       leon3_cap_shadow_show);
+PMU_EVENT_ATTR(icache_shadow0, leon3_cap_icache_shadow0, LEON3_PMU_SHADOWS,
+	       leon3_cap_shadow_show);
+PMU_EVENT_ATTR(icache_shadow1, leon3_cap_icache_shadow1,
+	       LEON3_PMU_SHADOWS + 1, leon3_cap_shadow_show);
+PMU_EVENT_ATTR(icache_shadow2, leon3_cap_icache_shadow2,
+	       LEON3_PMU_SHADOWS + 2, leon3_cap_shadow_show);
+PMU_EVENT_ATTR(icache_shadow3, leon3_cap_icache_shadow3,
+	       LEON3_PMU_SHADOWS + 3, leon3_cap_shadow_show);
 
 static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_counters.attr.attr,
@@ -855,10 +877,14 @@ static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_dcache_shadow1.attr.attr,
 	&leon3_cap_dcache_shadow2.attr.attr,
 	&leon3_cap_dcache_shadow3.attr.attr,
+	&leon3_cap_icache_shadow0.attr.attr,
+	&leon3_cap_icache_shadow1.attr.attr,
+	&leon3_cap_icache_shadow2.attr.attr,
+	&leon3_cap_icache_shadow3.attr.attr,
 	NULL,
 };
 
-/* dcache_shadow<k> only for a shadow the machine has */
+/* dcache_shadow<k> and icache_shadow<k> only for a shadow the machine has */
 static umode_t leon3_pmu_caps_is_visible(struct kobject *kobj,
 					 struct attribute *attr, int i)
 {
@@ -866,7 +892,7 @@ static umode_t leon3_pmu_caps_is_visible(struct kobject *kobj,
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
 
 	if (cap->attr.show == leon3_cap_shadow_show &&
-	    !leon3_pmu_dshadow[cap->id])
+	    !leon3_pmu_shadow[cap->id])
 		return 0;
 	return attr->mode;
 }
@@ -943,23 +969,30 @@ static void leon3_pmu_reset_cpu(void *info)
 }
 
 /*
- * The shadow D-caches, read on this CPU: every CPU has the same ones
- * (QEMU's -cpu properties), and sysfs lists the events of those only.
+ * The shadow D- and I-caches, read on this CPU: every CPU has the same
+ * ones (QEMU's -cpu properties), and sysfs lists the events of those only.
  */
 static void __init leon3_pmu_read_shadows(void)
 {
 	char geometry[32];
+	u32 cfg;
 	int k;
 
-	if (!(leon3_pmu_features & FEAT_SHADOW))
-		return;
-	for (k = 0; k < LEON3_PMU_SHADOWS; k++) {
-		leon3_pmu_dshadow[k] = leon3_pmu_reg_read(PMU_DSHADOW(k));
-		if (!leon3_pmu_dshadow[k])
+	for (k = 0; k < 2 * LEON3_PMU_SHADOWS; k++) {
+		if (k < LEON3_PMU_SHADOWS && (leon3_pmu_features & FEAT_SHADOW))
+			cfg = leon3_pmu_reg_read(PMU_DSHADOW(k));
+		else if (k >= LEON3_PMU_SHADOWS &&
+			 (leon3_pmu_features & FEAT_ISHADOW))
+			cfg = leon3_pmu_reg_read(PMU_ISHADOW(k - LEON3_PMU_SHADOWS));
+		else
+			cfg = 0;
+		leon3_pmu_shadow[k] = cfg;
+		if (!cfg)
 			continue;
-		leon3_shadow_geometry(geometry, sizeof(geometry),
-				      leon3_pmu_dshadow[k]);
-		pr_info("shadow D-cache %d: %s\n", k, geometry);
+		leon3_shadow_geometry(geometry, sizeof(geometry), cfg);
+		pr_info("shadow %c-cache %d: %s\n",
+			k < LEON3_PMU_SHADOWS ? 'D' : 'I',
+			k % LEON3_PMU_SHADOWS, geometry);
 	}
 }
 

@@ -36,6 +36,9 @@
 #define MEMTIME_LAT(m)	(((m) >> 16) & 0x3ff)	/* pmu-mem-latency */
 #define FEAT_TRACE	(1u << 6)	/* the trace unit and its TR* registers */
 #define FEAT_BRANCH	(1u << 7)	/* ... and its branch mode, TRCTRL.BR */
+#define FEAT_ISHADOW	(1u << 8)	/* shadow I-caches and ISHADOW */
+/* shadow I-cache k's geometry, in the ASI2_ICFG format below; 0: none */
+#define PMU_ISHADOW(k)	(0x1c8 + 4 * (k))
 /* the trace unit */
 #define PMU_TRCTRL	0x1a0
 #define PMU_TRPID	0x1a4

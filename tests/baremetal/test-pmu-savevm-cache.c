@@ -5,8 +5,11 @@
  * they are used again after loadvm.  No PMU write comes between the
  * snapshot and those accesses (a PMU write makes QEMU forget which lines
  * it knew the caches to hold): QEMU must forget them at loadvm itself.
+ * The second run has shadow D- and I-caches, whose tags the snapshot
+ * holds too (and without whose state loadvm would fail).
  *
  * qemu-args:
+ * qemu-args: -global LEON3-sparc-cpu.dcache-shadow=8kx2 -global LEON3-sparc-cpu.icache-shadow=16kx4/16
  * savevm-on: SAVEVM-NOW LOADVM-NOW
  */
 #include "baremetal.h"

@@ -319,6 +319,12 @@ def facts(d, ncnt, window_end):
                          ("LSIZE", "log2 words")):
         rows.append((bit("DSHADOW", label) >> shift("DSHADOW", label),
                      f"DSHADOW_{field}(0xffffffff)", f"CFG_{field}(0xffffffff)", None))
+    # the shadow I-caches: ISHADOW[k] the same for the I-cache
+    rows.append((bit("FEATURES", "shadow I-caches"), "FEAT_ISHADOW", "FEAT_ISHADOW",
+                 "LEON3_PMU_FEAT_ISHADOW"))
+    for k in (0, nshadow - 1):
+        rows.append((reg("ISHADOW", k), f"PMU_ISHADOW({k})", f"PMU_ISHADOW({k})",
+                     f"LEON3_PMU_ISHADOW({k})"))
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
