@@ -5,7 +5,8 @@
 geometries, counted through the driver and perf in the guest.
 
 - In the same run, a shadow with the real I-cache's geometry counts
-  exactly the real I-cache's misses (icache_miss), beside shadows of
+  exactly the real I-cache's misses (icache_miss), on 1 CPU and on the
+  second of 2 (each CPU its own I-cache and shadows), beside shadows of
   other line sizes (the model then looks the caches up by the smallest
   line, each cache only where execution enters one of its own lines).
 - "ishadow-work P" (tests/pmu/ishadow-work.c) runs 12 KiB of straight
@@ -76,8 +77,8 @@ def expected(spec):
     return None, None
 
 
-def boot(tmp, workload, real, shadows, deterministic=False):
-    """Counts {(index, P): n} of one 1-CPU boot whose real I-cache is
+def boot(tmp, workload, real, shadows, deterministic=False, cpus=1):
+    """Counts {(index, P): n} of one boot on CPUS CPUs whose real I-cache is
     REAL and whose shadow I-caches are SHADOWS (index 0 the I-cache,
     k + 1 shadow k), and its sections.  DETERMINISTIC: a LEON3's clock
     and a fixed seed, one run of P2 passes started at a whole second of
@@ -99,10 +100,12 @@ def boot(tmp, workload, real, shadows, deterministic=False):
     passes = (P2,) if deterministic else (P1, P2)
     for p in passes:
         script += [f"echo '== run-{p}'",
-                   f"perf stat -x, -e '{{{group}}}' ./{os.path.basename(workload)} {p}"
+                   f"perf stat -x, -e '{{{group}}}' "
+                   # on 2 CPUs, on the second: its own I-cache and shadows
+                   f"{'taskset 2 ' if cpus > 1 else ''}./{os.path.basename(workload)} {p}"
                    f"{' align' if deterministic else ''} 2>&1"]
     script.append("echo '== end'")
-    opts = ["--cpus", "1", "--timeout", "600", *real_opts(real),
+    opts = ["--cpus", str(cpus), "--timeout", "600", *real_opts(real),
             "--qemu-opt=-global",
             f"--qemu-opt=LEON3-sparc-cpu.icache-shadow={':'.join(shadows)}"]
     if deterministic:
@@ -141,14 +144,15 @@ def main():
 
     runs = {
         # the default I-cache, and shadows of both line sizes
-        "A": ("8kx2/32/lru", ["8kx2/32/lru", "16kx4/32/lru", "4kx1/16/lru", "32kx4/16/lrr"]),
+        "A": ("8kx2/32/lru", ["8kx2/32/lru", "16kx4/32/lru", "4kx1/16/lru", "32kx4/16/lrr"], 1),
         # a real I-cache of 16-byte lines that the code fits, a shadow of
-        # 32-byte lines it does not
-        "B": ("16kx4/16/lru", ["16kx4/16/lru", "4kx2/32/lrr"]),
+        # 32-byte lines it does not; 2 CPUs, each with its own shadows
+        "B": ("16kx4/16/lru", ["16kx4/16/lru", "4kx2/32/lrr"], 2),
     }
-    for name, (real, shadows) in runs.items():
-        c, s = boot(T, workload, real, shadows)
-        what = f"boot {name} (I-cache {real}, shadows {':'.join(shadows)})"
+    for name, (real, shadows, cpus) in runs.items():
+        c, s = boot(T, workload, real, shadows, cpus=cpus)
+        what = (f"boot {name} (I-cache {real}, shadows {':'.join(shadows)}, "
+                f"{cpus} CPU{'s' * (cpus > 1)})")
         if c is None:
             not_ok(f"{what} counts its workload: {s}")
             continue
