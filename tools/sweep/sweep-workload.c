@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep's own workloads (tools/sweep/leon3-sweep), whose D-cache
+ * The sweep's own workloads (tools/sweep/leon3-sweep), whose cache
  * behaviour follows from the geometry:
  *
  *   sweep-workload stream KIB PASSES
@@ -12,6 +12,11 @@
  *   sweep-workload chase KIB STEPS
  *       STEPS loads that follow a random cycle through the lines of a
  *       KIB KiB buffer: the same, without the sequential order.
+ *   sweep-workload code KIB PASSES
+ *       PASSES times: KIB KiB (1-64) of straight code, line-aligned.
+ *       I-cache misses: its lines once if it fits the I-cache, every
+ *       pass if it does not (LRU or LRR, more of its lines in each set
+ *       than the set has ways).
  *   sweep-workload compete KIB
  *       a competitor: forever, the stream of KIB KiB, a pass at a time.
  *
@@ -74,6 +79,29 @@ static void align_second(void)
 #endif
 }
 
+/*
+ * 64 KiB of nops and their return: code_kib(k) runs the last k KiB of it
+ * (1 <= k <= 64), from a line-aligned instruction to the return.
+ */
+#define CODE_KIB 64
+void code_64k(void);
+asm(".text\n"
+    ".balign 1024\n"
+    ".global code_64k\n"
+    "code_64k:\n"
+    "	.rept 16382\n"
+    "	nop\n"
+    "	.endr\n"
+    "	retl\n"
+    "	 nop\n");
+
+static void code_kib(long kib)
+{
+	void (*f)(void) = (void (*)(void))((char *)code_64k + (CODE_KIB - kib) * 1024);
+
+	f();
+}
+
 static __attribute__((noinline)) unsigned long chase(unsigned long *a, long steps)
 {
 	unsigned long i = 0;
@@ -120,6 +148,11 @@ int main(int argc, char **argv)
 		free(order);
 		align_second();
 		s = chase(a, n);
+	} else if (argc == 4 && !strcmp(argv[1], "code") && n > 0 && kib >= 1 &&
+		   kib <= CODE_KIB) {
+		align_second();
+		while (n--)
+			code_kib(kib);
 	} else if (argc == 3 && !strcmp(argv[1], "compete")) {
 		a = buffer(kib);
 		w = buffer(kib);
@@ -127,7 +160,8 @@ int main(int argc, char **argv)
 		for (;;)
 			s += pass(a, w, words);
 	} else {
-		fprintf(stderr, "usage: sweep-workload stream KIB PASSES | chase KIB STEPS | compete KIB\n");
+		fprintf(stderr, "usage: sweep-workload stream KIB PASSES | chase KIB STEPS | "
+			"code KIB(1-64) PASSES | compete KIB\n");
 		return 2;
 	}
 	printf("%lu\n", s);
