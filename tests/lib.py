@@ -200,6 +200,18 @@ def build_guest(tmp, name, *flags, out=None, static=True):
     return out
 
 
+def qemu_refuses(*props):
+    """The exit status and message of the project's QEMU started (and
+    stopped at once, -S) with the LEON3 CPU properties PROPS
+    ("NAME=VALUE"): how it refuses a value it cannot model."""
+    qemu = os.path.join(TOP, "build/bin/qemu-system-sparc")
+    r = subprocess.run([qemu, "-M", "leon3_generic", "-display", "none", "-S", "-monitor",
+                        "none", "-serial", "none",
+                        *(x for p in props for x in ("-global", f"LEON3-sparc-cpu.{p}"))],
+                       capture_output=True, text=True, timeout=30)
+    return r.returncode, r.stderr.strip()
+
+
 def build_workload(tmp):
     """tests/pmu/workload.c built static into TMP/workload."""
     return build_guest(tmp, "workload", "-pthread", "-g", "-fno-optimize-sibling-calls")

@@ -26,6 +26,9 @@
  *   the down-counting timer passes deadline; GCTRL = 0; *k = iterations.
  *   Per iteration ld, subcc, bcs, add, and ba, nop when it goes round
  *   again: 6k - 1 instructions, k loads, 2k - 1 branches, k taken.
+ * icsweep(): not counted by itself: 16 KiB of straight code, at least 4
+ *   lines in each set of an I-cache of at most 4 KiB a way: with LRU or
+ *   LRR, what it leaves in a set of up to 4 ways is its own lines.
  * nopblock(): not counted by itself: line-aligned straight code, 254
  *   nops, retl and its delay slot: 256 instructions, 1 KiB, 1024 / line
  *   I-cache lines, no data access.
@@ -205,6 +208,15 @@ itlb_pages:
 	.global	nopblock
 nopblock:
 	.rept	254
+	nop
+	.endr
+	retl
+	 nop
+
+	.balign	64
+	.global	icsweep
+icsweep:
+	.rept	4094
 	nop
 	.endr
 	retl

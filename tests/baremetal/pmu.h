@@ -123,5 +123,6 @@ void dtlb_walk(u32 gctrl, u32 en, void *base, const u32 *list, u32 n);
 void itlb_reorder(u32 gctrl, u32 en, u32 n);
 void spin_until(u32 gctrl, u32 en, u32 timer, u32 deadline, u32 *k);
 void nopblock(void);		/* 1 KiB of straight code, not counted */
+void icsweep(void);		/* 16 KiB of straight code, not counted */
 
 #endif

@@ -241,23 +241,6 @@ asm(".text\n"
 u32 codeblock(u32 ctrl_addr, u32 ctrl, u32 cnt_addr);
 
 /*
- * void icsweep(void): 16 KiB of straight code, at least 4 lines in each
- * set of an I-cache of at most 4 KiB a way: with LRU, what it leaves in
- * a set of up to 4 ways is its own lines.
- */
-asm(".text\n"
-    ".align 64\n"
-    ".global icsweep\n"
-    "icsweep:\n"
-    "	.rept 4094\n"
-    "	nop\n"
-    "	.endr\n"
-    "	retl\n"
-    "	 nop\n");
-
-void icsweep(void);
-
-/*
  * The same with nopblock() (loops.S: 1024 / line lines) and no PMU
  * write between the runs (a write makes QEMU forget which lines it
  * translated without their lookups): a counter on nopblock's range

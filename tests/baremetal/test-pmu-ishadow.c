@@ -72,19 +72,6 @@ asm(".text\n"
 void iblock_1k(u32 gctrl, u32 en);
 void iblock_6k(u32 gctrl, u32 en);
 
-/* 16 KiB of straight code, uncounted */
-asm(".text\n"
-    ".align 64\n"
-    ".global isweep_16k\n"
-    "isweep_16k:\n"
-    "	.rept 4094\n"
-    "	nop\n"
-    "	.endr\n"
-    "	retl\n"
-    "	 nop\n");
-
-void isweep_16k(void);
-
 /* A cache: the I-cache (k = -1) or shadow k, and its counter */
 struct icache {
 	int k;
@@ -182,7 +169,7 @@ int main(void)
 		       "1 KiB after a flush: %s misses each line", name(&caches[i]));
 	for (i = 0; i < ncaches; i++)
 		is_u32(caches[i].n[1], 0, "... again: %s misses none", name(&caches[i]));
-	isweep_16k();
+	icsweep();
 	measure(iblock_1k, 0);
 	for (i = 0; i < ncaches; i++)
 		is_u32(caches[i].n[0], block_lines(&caches[i], 1024),

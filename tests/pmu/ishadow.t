@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import TOP, CC, not_ok, check, guest_sections, csv_counts  # noqa: E402
+from lib import TOP, CC, not_ok, check, guest_sections, csv_counts, qemu_refuses  # noqa: E402
 
 P1, P2 = 1, 101
 CODE = 12 * 1024
@@ -120,16 +120,6 @@ def boot(tmp, workload, real, shadows, deterministic=False, cpus=1):
             if len(v) == 1 and v[0] is not None:
                 counts[(i, p)] = v[0]
     return counts, s
-
-
-def qemu_refuses(shadow, extra=()):
-    qemu = os.path.join(TOP, "build/bin/qemu-system-sparc")
-    props = [f"icache-shadow={shadow}", *extra]
-    r = subprocess.run([qemu, "-M", "leon3_generic", "-display", "none", "-S", "-monitor",
-                        "none", "-serial", "none",
-                        *(x for p in props for x in ("-global", f"LEON3-sparc-cpu.{p}"))],
-                       capture_output=True, text=True, timeout=30)
-    return r.returncode, r.stderr.strip()
 
 
 def main():
@@ -219,10 +209,10 @@ def main():
                                     "16 or 32"),
                         ("8k2", "icache-shadow 8k2: not SIZEkxWAYS[/LINE][/REPL]"),
                         ("1kx1:2kx1:4kx1:8kx1:16kx1", "at most 4 geometries")):
-        rc, err = qemu_refuses(shadow)
+        rc, err = qemu_refuses(f"icache-shadow={shadow}")
         check(f"QEMU refuses icache-shadow={shadow}, saying {why!r}",
               rc == 1 and why in err, f"exit {rc}: {err[-300:]}")
-    rc, err = qemu_refuses("8kx2", ("leon3-pmu=off",))
+    rc, err = qemu_refuses("icache-shadow=8kx2", "leon3-pmu=off")
     check("QEMU refuses icache-shadow without the PMU (leon3-pmu=off)",
           rc == 1 and "needs leon3-pmu=on" in err, f"exit {rc}: {err[-300:]}")
 
