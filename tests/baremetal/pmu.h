@@ -23,6 +23,9 @@
 #define PMU_RANGE_HI(c)	(0x144 + 8 * (c))
 #define PMU_FEATURES	0x100		/* read-only */
 #define PMU_IRQLINE	0x104		/* read-only: 4:0 the IRQMP extended interrupt */
+#define PMU_PID		0x108		/* the running task's PID */
+/* PID match: c = 0 the cycle counter, 1 + i event counter i */
+#define PMU_PIDMATCH(c)	(0x120 + 4 * (c))
 #define FEAT_SHADOW	(1u << 4)	/* shadow D-caches and DSHADOW */
 /* shadow D-cache k's geometry, in the ASI2_DCFG format below; 0: none */
 #define PMU_NSHADOW	4

@@ -373,8 +373,6 @@ static void test_windows(void)
 }
 
 /* PID register and per-counter PID match (PF, extension registers) */
-#define PMU_PID		0x108
-#define PMU_PIDMATCH(c)	(0x120 + 4 * (c))	/* c: 0 cycles, 1 + i EVCNT[i] */
 
 static void test_pid(void)
 {

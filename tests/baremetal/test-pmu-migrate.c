@@ -16,7 +16,6 @@
 
 #define RUN_US		3000000u	/* long enough to migrate during it */
 
-#define PMU_PID		0x108
 #define T_LATCH		0x200001
 #define T_EXIT		0x280001
 #define T_FENTRY	0x080002

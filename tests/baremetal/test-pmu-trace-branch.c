@@ -11,18 +11,8 @@
  * qemu-args:
  * qemu-args: -icount shift=5,sleep=off
  */
-#include "baremetal.h"
-#include "pmu.h"
-
-#define PAGE		4096
-#define NPAGES		2
-#define RECSZ		16
-#define PMU_PID		0x108
-#define ROOM		(NPAGES * PAGE)
-#define NEVER		0x80000000u	/* a watermark the head does not reach */
-
-static u32 buf[NPAGES][PAGE / 4] __attribute__((aligned(PAGE)));
-static u32 table[NPAGES];
+#define TRACE_NPAGES	2
+#include "trace.h"
 
 /*
  * brloop(trctrl, en, n): TRCTRL = en; at bl_start, n x (subcc, bne,
@@ -147,18 +137,6 @@ extern char ps_a[], ps_st1[], ps_b[], ps_off[];
 extern char bl_start[], bl_jmp[], bl_to[], ul_ta1[], ul_ta2[];
 extern char st_ta[], st_after[], trap_table[];
 
-/* Words: type, CPU and field A; field B; field C; the clock's low word */
-struct rec {
-	u32 w0, b, c, time;
-};
-
-static const struct rec *rec(u32 i)
-{
-	u32 off = (i * RECSZ) % ROOM;
-
-	return (const struct rec *)(table[off / PAGE] + off % PAGE);
-}
-
 /* Record @i is of @type with fields @a, @b and @c, on CPU 0. */
 static void want(u32 i, u32 type, u32 a, u32 b, u32 c, const char *what)
 {
@@ -174,12 +152,6 @@ static void want_type(u32 i, u32 type, u32 a, const char *what)
 {
 	is_u32(rec(i)->w0, type << 28 | a, "record %u: %s (type %u, A 0x%x)",
 	       i, what, type, a);
-}
-
-static void want_end(u32 n)
-{
-	is_u32(rec(n)->w0, 0, "record %u: nothing more", n);
-	is_u32(lda_asi2(PMU_TRHEAD), n * RECSZ, "TRHEAD: %u records written", n);
 }
 
 /* The outcomes of a loop of @n iterations from outcome @k on, at most 64 */
@@ -199,23 +171,6 @@ static void want_loop_bits(u32 i, u32 n, u32 k, const char *what)
 	want(i, REC_BRANCH, m, hi, lo, what);
 }
 
-static void setup(u32 limit)
-{
-	u32 i;
-
-	sta_asi2(PMU_TRCTRL, TRACE_CLR);
-	sta_asi2(PMU_TRLOST, 0);
-	memset(buf, 0, sizeof(buf));
-	for (i = 0; i < NPAGES; i++)
-		table[i] = (u32)buf[i];
-	sta_asi2(PMU_TRTABLE, (u32)table);
-	sta_asi2(PMU_TRPAGES, NPAGES);
-	sta_asi2(PMU_TRHEAD, 0);
-	sta_asi2(PMU_TRLIMIT, limit);
-	sta_asi2(PMU_TRWMARK, NEVER);
-	sta_asi2(PMU_OVF, OVF_TRACE);
-}
-
 #define SU_ONLY		(TRACE_EN | TRACE_BR | TRACE_SU | TRACE_NU)
 
 static void test_loop(void)
@@ -224,7 +179,7 @@ static void test_loop(void)
 
 	ok(lda_asi2(PMU_FEATURES) & FEAT_BRANCH, "FEATURES advertises branch tracing");
 	for (n = 1; n <= 130; n += 129) {
-		setup(ROOM);
+		trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 		brloop(PMU_TRCTRL, SU_ONLY, n);
 		want_type(0, REC_START, 0, "START");
 		want(1, REC_FLOW, FLOW_ENTER, (u32)bl_start, (u32)bl_start + 4,
@@ -238,7 +193,7 @@ static void test_loop(void)
 		want_type(4 + i, REC_STOP, 0, "STOP");
 		want_end(5 + i);
 	}
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	brloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_NU, 5);
 	want_type(0, REC_START, 0, "without BR: START");
 	want_type(1, REC_STOP, 0, "... and STOP: no branch is recorded");
@@ -248,7 +203,7 @@ static void test_loop(void)
 /* With IC the records' times are instructions: 3 an iteration */
 static void test_time(void)
 {
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	brloop(PMU_TRCTRL, SU_ONLY | TRACE_IC, 100);
 	is_u32(rec(2)->time - rec(1)->time, 1,
 	       "IC: the first bne one instruction (subcc) after the flow entered");
@@ -261,7 +216,7 @@ static void test_time(void)
 /* User mode only: the flow enters after the trap to user mode, leaves at the trap back */
 static void test_user(void)
 {
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	usrloop(PMU_TRCTRL, TRACE_EN | TRACE_BR, 10);
 	want_type(0, REC_START, 0, "user mode: START");
 	want(1, REC_FLOW, FLOW_ENTER, (u32)ul_ta1 + 4, (u32)ul_ta1 + 8,
@@ -283,7 +238,7 @@ static void test_traps(void)
 {
 	u32 v1 = (u32)trap_table + 16 * 0x81, v2 = (u32)trap_table + 16 * 0x82;
 
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sutrap(PMU_TRCTRL, SU_ONLY);
 	want_type(0, REC_START, 0, "traps: START");
 	want(1, REC_FLOW, FLOW_ENTER, (u32)st_ta, (u32)st_ta + 4, "traps: enters at st_ta");
@@ -319,7 +274,7 @@ static void test_returns(void)
 {
 	u32 n = 20, hi = 0, lo = 0, i;
 
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	retloop(PMU_TRCTRL, SU_ONLY, n);
 	want_type(0, REC_START, 0, "returns: START");
 	want(1, REC_FLOW, FLOW_ENTER, (u32)rl_start, (u32)rl_start + 4, "returns: enters");
@@ -347,7 +302,7 @@ static void test_returns(void)
  */
 static void test_pid(void)
 {
-	setup(ROOM);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_PID, 5);
 	sta_asi2(PMU_TRPID, 5);
 	pidsw(PMU_TRCTRL, SU_ONLY | TRACE_PF, 3);
@@ -374,7 +329,7 @@ static void test_pid(void)
  */
 static void test_full(void)
 {
-	setup(2 * RECSZ);
+	trace_setup(TRACE_NPAGES, 0, 2 * RECSZ, NEVER);
 	brloop(PMU_TRCTRL, SU_ONLY, 130);
 	ok(lda_asi2(PMU_TRCTRL) & TRACE_FULL, "full: FULL");
 	is_u32(lda_asi2(PMU_TRLOST), 130 + 2, "full: 130 outcomes, the jmp and STOP lost");

@@ -11,16 +11,8 @@
  * qemu-args: -smp 2
  * qemu-args: -smp 2 -icount shift=5,sleep=off
  */
-#include "baremetal.h"
-#include "pmu.h"
-
-#define PAGE		4096
-#define NPAGES		4
-#define RECSZ		16
-#define PMU_PID		0x108
-
-static u32 buf[NPAGES][PAGE / 4] __attribute__((aligned(PAGE)));
-static u32 table[NPAGES];
+#define TRACE_NPAGES	4
+#include "trace.h"
 
 /* Tags: kind << 19 | id (Documentation/tags.md) */
 #define T_ENTRY		0x080001	/* function 1's entry */
@@ -121,19 +113,6 @@ void callloop(u32 trctrl, u32 en, u32 n);
 void usertags(u32 n);
 void oddtags(u32 trctrl, u32 en);
 
-/* Words: type, CPU and field A; field B; field C; the clock's low word */
-struct rec {
-	u32 w0, b, c, time;
-};
-
-/* Record @i of the buffer in its logical order (through the table) */
-static const struct rec *rec(u32 i)
-{
-	u32 off = (i * RECSZ) % (NPAGES * PAGE);
-
-	return (const struct rec *)(table[off / PAGE] + off % PAGE);
-}
-
 static u32 rtime(u32 i)
 {
 	return rec(i)->time;	/* the runs here are far below 2^32 cycles */
@@ -149,33 +128,6 @@ static void want(u32 i, u32 type, u32 a, u32 b, const char *what)
 	if (type != REC_STOP)
 		is_u32(r->b, b, "record %u: %s: %u", i, what, b);
 }
-
-static void want_end(u32 n)
-{
-	is_u32(rec(n)->w0, 0, "record %u: nothing more", n);
-	is_u32(lda_asi2(PMU_TRHEAD), n * RECSZ, "TRHEAD: %u records written", n);
-}
-
-/* Off, status and loss cleared, an empty buffer of @pages identity pages */
-static void setup(u32 pages, u32 head, u32 limit, u32 wmark)
-{
-	u32 i;
-
-	sta_asi2(PMU_TRCTRL, TRACE_CLR);
-	sta_asi2(PMU_TRLOST, 0);
-	memset(buf, 0, sizeof(buf));
-	for (i = 0; i < NPAGES; i++)
-		table[i] = (u32)buf[i];
-	sta_asi2(PMU_TRTABLE, (u32)table);
-	sta_asi2(PMU_TRPAGES, pages);
-	sta_asi2(PMU_TRHEAD, head);
-	sta_asi2(PMU_TRLIMIT, limit);
-	sta_asi2(PMU_TRWMARK, wmark);
-	sta_asi2(PMU_OVF, OVF_TRACE);
-}
-
-#define ROOM	(NPAGES * PAGE)
-#define NEVER	0x80000000u	/* a watermark the head does not reach */
 
 static void test_registers(void)
 {
@@ -223,7 +175,7 @@ static void test_loop(void)
 {
 	u32 t0;
 
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_PID, 77);
 	t0 = lda_asi2(PMU_TRTIME_LO);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 1000);
@@ -249,7 +201,7 @@ static void test_loop(void)
 /* The clock's high word: in START, and in a TIME record when it changes. */
 static void test_time(void)
 {
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRTIME_HI, 1);
 	sta_asi2(PMU_TRTIME_LO, 0xffffff00u);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 1000);
@@ -278,7 +230,7 @@ static void check_callloop(u32 ic, u32 per, const char *unit)
 {
 	u32 t0 = lda_asi2(PMU_TRTIME_LO);
 
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | ic, 100);
 	want(0, REC_START, !!ic, 77, ic ? "START: A = 1, the clock counts instructions" : "START");
 	want(1, REC_TAG, T_ENTRY, 1, "entry");
@@ -311,7 +263,7 @@ static void test_iclock(void)
 	check_callloop(TRACE_IC, 11, "instructions");
 
 	/* IC stays as EN set it until EN is cleared. */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IC);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
 	is_u32(lda_asi2(PMU_TRCTRL), TRACE_EN | TRACE_SU | TRACE_IC,
@@ -323,7 +275,7 @@ static void test_iclock(void)
 	want(2, REC_START, 0, 77, "... and START says cycles (A = 0)");
 
 	/* Only the instructions of the modes whose tags it records */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_IC);
 	t0 = lda_asi2(PMU_TRTIME_LO);
 	for (i = 0; i < 100; i++)
@@ -349,7 +301,7 @@ static void test_iclock(void)
 
 static void test_odd_tags(void)
 {
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	oddtags(PMU_TRCTRL, TRACE_EN | TRACE_SU);
 	want(0, REC_START, 0, 77, "START");
 	want(1, REC_TAG, 0x000005, 1, "a tag of kind 0 is recorded as it is");
@@ -363,7 +315,7 @@ static void test_events(void)
 {
 	u32 i, n = 0, ovf = 0, t;
 
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PIDREC);
 	sta_asi2(PMU_PID, 5);
 	sta_asi2(PMU_PID, 6);
@@ -388,7 +340,7 @@ static void test_events(void)
 			sta_asi2(PMU_EVCTRL(0), CTRL_CLR | CTRL_EN | CTRL_SU | CTRL_AF | 0x11);
 			sta_asi2(PMU_GCTRL, GCTRL_EN);
 		}
-		setup(NPAGES, 0, ROOM, NEVER);
+		trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 		sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_NU | TRACE_PIDREC);
 		usertags(10);
 		switches(PMU_PID, 7, 8, 1000);
@@ -407,7 +359,7 @@ static void test_events(void)
 	sta_asi2(PMU_PID, 77);
 
 	/* The cycle counter wraps while the unit records overflows. */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_CYCCTRL, CTRL_CLR | CTRL_EN | CTRL_SU);
 	sta_asi2(PMU_CYCCNT, 0xffffff00u);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_OVFREC);
@@ -434,7 +386,7 @@ static void test_events(void)
 
 static void test_full(void)
 {
-	setup(NPAGES, 0, 3 * RECSZ, NEVER);
+	trace_setup(TRACE_NPAGES, 0, 3 * RECSZ, NEVER);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 10);
 	want(0, REC_START, 0, 77, "START");
 	want(1, REC_TAG, T_ENTRY, 1, "the records before the loss are intact: entry");
@@ -457,7 +409,7 @@ static void test_full(void)
 	is_u32(rtime(3), rtime(4), "LOST has the time recording resumed");
 
 	/* Full while the tags run: every tag after it counts. */
-	setup(NPAGES, 0, 2 * RECSZ, NEVER);
+	trace_setup(TRACE_NPAGES, 0, 2 * RECSZ, NEVER);
 	callloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 50);
 	want(0, REC_START, 0, 77, "START");
 	want(1, REC_TAG, T_ENTRY, 1, "entry");
@@ -468,14 +420,14 @@ static void test_full(void)
 
 static void test_watermark(void)
 {
-	setup(NPAGES, 0, ROOM, 2 * RECSZ);
+	trace_setup(TRACE_NPAGES, 0, ROOM, 2 * RECSZ);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 3);
 	ok(lda_asi2(PMU_OVF) & OVF_TRACE, "watermark after 2 records: OVF bit 7");
 	is_u32(lda_asi2(PMU_OVF) & OVF_IRQ, 0, "... no interrupt without IRQEN");
 	ok(!(lda_asi2(PMU_TRCTRL) & TRACE_FULL), "... the unit goes on");
 	want_end(5);
 
-	setup(NPAGES, 0, ROOM, 2 * RECSZ);
+	trace_setup(TRACE_NPAGES, 0, ROOM, 2 * RECSZ);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_IRQEN, 3);
 	ok(lda_asi2(PMU_OVF) & OVF_IRQ, "with IRQEN: the PMU's interrupt is pending");
 	sta_asi2(PMU_GCTRL, GCTRL_IRQCLR);
@@ -488,7 +440,7 @@ static void test_pages(void)
 	const struct rec *r;
 
 	/* Two pages, the table in reverse; start 2 records before the end. */
-	setup(2, 2 * PAGE - 2 * RECSZ, 2 * PAGE + ROOM, NEVER);
+	trace_setup(2, 2 * PAGE - 2 * RECSZ, 2 * PAGE + ROOM, NEVER);
 	table[0] = (u32)buf[1];
 	table[1] = (u32)buf[0];
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU, 8);
@@ -511,7 +463,7 @@ static void test_page_entry(void)
 	const struct rec *r0 = (const struct rec *)buf[0];
 	const struct rec *r1 = (const struct rec *)buf[1];
 
-	setup(2, 0, ROOM, NEVER);
+	trace_setup(2, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
 	table[0] = (u32)buf[1];
 	sta_asi2(PMU_TRCTRL, 0);
@@ -531,13 +483,13 @@ static void test_page_entry(void)
 static void test_filters(void)
 {
 	/* User mode only (no SU): the kernel's tags are not seen. */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	tagloop(PMU_TRCTRL, TRACE_EN, 10);
 	want(0, REC_START, 0, 77, "user only: START");
 	want(1, REC_STOP, 0, 0, "... STOP; no supervisor tags");
 	want_end(2);
 
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN);
 	to_user();
 	usertags(50);
@@ -546,7 +498,7 @@ static void test_filters(void)
 	want(1, REC_TAG, T_ULATCH, 50, "user only: the user-mode tags");
 	want(2, REC_STOP, 0, 0, "STOP");
 
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_NU);
 	to_user();
 	usertags(50);
@@ -555,12 +507,12 @@ static void test_filters(void)
 	want(1, REC_STOP, 0, 0, "NU: user-mode tags are not seen");
 
 	/* PF: only while PID == TRPID */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRPID, 42);
 	sta_asi2(PMU_PID, 41);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF, 10);
 	want(1, REC_STOP, 0, 0, "PF, PID 41 for TRPID 42: no tags");
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_PID, 42);
 	tagloop(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF, 10);
 	want(0, REC_START, 0, 42, "PF, PID 42: START");
@@ -572,7 +524,7 @@ static void test_filters(void)
 	 * changes in the middle, and the tags of the other PID are not seen;
 	 * back to PID 42, the run goes on.
 	 */
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU | TRACE_PF);
 	usertags(10);
 	sta_asi2(PMU_PID, 41);
@@ -589,7 +541,7 @@ static void test_filters(void)
 /* The unit must refuse buffers that are not RAM, and stop. */
 static void bad_buffer(u32 tab, u32 pages, u32 page0, const char *what)
 {
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	table[0] = page0;
 	sta_asi2(PMU_TRTABLE, tab);
 	sta_asi2(PMU_TRPAGES, pages);
@@ -633,7 +585,7 @@ static void test_cpu1(void)
 		skip("each CPU has its own trace unit", "1 CPU");
 		return;
 	}
-	setup(NPAGES, 0, ROOM, NEVER);
+	trace_setup(TRACE_NPAGES, 0, ROOM, NEVER);
 	sta_asi2(PMU_TRCTRL, TRACE_EN | TRACE_SU);
 	start_cpu(1);
 	ok(wait_for(cpu1_done, WAIT_LONG), "CPU 1 ran its loop");
