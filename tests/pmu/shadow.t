@@ -21,22 +21,25 @@ through the driver and perf, in the guest:
   that hit or miss as the interrupts left their lines.
 - A shadow's counts equal those of another boot whose real D-cache has
   its geometry, in deterministic mode (a LEON3's clock, QEMU -icount,
-  and a fixed seed): three boots, each of 4 KiB 2-way, 16 KiB 4-way and
-  8 KiB 2-way of 32-byte lines with LRR the real D-cache once and a
-  shadow in the other two, counting the same events in one run (perf's
-  own work in the kernel evicts lines too, and what it prints moves
-  the next run's interrupts), on CPU 0.  The workload's loop starts at
-  a whole second of the guest's clock (sweep-workload built with
+  and a fixed seed): each of 4 KiB 2-way, 16 KiB 4-way and 8 KiB 2-way
+  of 32-byte lines with LRR the real D-cache of a boot and a shadow in
+  two others, on CPU 0, the boot's one run counting every cache's read
+  misses (and another such boot their write misses: the same events in
+  one run, for perf's own work in the kernel evicts lines too), with the
+  kernel's instructions in the run.  The run starts its loop at a
+  whole second of the guest's clock (sweep-workload built with
   -DALIGN_SECOND): the kernel's work at boot and before the run depends
   on the real geometry (it prints it, for one), so that without it the
   timer ticks fell elsewhere in the run in each boot, and read misses
   differed by up to 110 (of 5400) between boots that each repeat their
   own counts exactly.  Aligned, the write misses are exactly the same,
   also with work that differs between the boots put in front of perf
-  (reading /proc/cpuinfo, which names the geometry), and the read
-  misses within 64: the boot of 32-byte lines runs some 165 more kernel
-  instructions in the run, whose evictions, with the driver laid out
-  as it is, cost it 16 to 22 more read misses in every geometry.  The comparison
+  (reading /proc/cpuinfo, which names the geometry), and so are the
+  read misses where the kernel ran the same instructions in the three
+  runs; where it did not, its evictions differ, and the read misses must
+  be within 64 (with one build of the driver, the boot of 32-byte lines
+  ran some 165 more kernel instructions in the run, which cost it 16 to
+  22 more read misses in every geometry).  The comparison
   runs on 1 CPU: on 2, the other CPU's work is not aligned, and the
   same comparison gave counts 0 to 380 read misses
   apart with different builds of the programs; how shadows snoop
@@ -86,13 +89,16 @@ def geometry_opts(real):
     return SWEEP.guest_opts(SWEEP.geometry_props(f"d{real}", {}))
 
 
-READ_SLACK = 64     # read misses: geometry-dependent kernel work's evictions (below)
+READ_SLACK = 64     # read misses where the kernel's work differed between boots (below)
 
 
-def boot(tmp, workload, real, shadows, cpus, deterministic=False):
+def boot(tmp, workload, real, shadows, cpus, deterministic=None):
     """Counts {(geometry index, 'r'|'w', P): n} of one boot whose real
     D-cache is REAL and whose shadows are SHADOWS; index 0 is the real
-    D-cache, k + 1 shadow k.  And its caps/ and events/ sections."""
+    D-cache, k + 1 shadow k.  And its caps/ and events/ sections.  With
+    DETERMINISTIC ('r' or 'w'), in deterministic mode, one run that
+    counts every cache's read or write misses and the kernel's
+    instructions, ('k', KIND, P2)."""
     groups = [list(range(0, min(3, len(shadows) + 1)))]
     if len(shadows) > 2:
         groups.append([0] + list(range(3, len(shadows) + 1)))
@@ -119,11 +125,23 @@ def boot(tmp, workload, real, shadows, cpus, deterministic=False):
     # then the build whose loop starts at a whole second of the guest's
     # clock, the same phase of its timer ticks in every boot)
     passes = (P2,) if deterministic else (P1, P2)
-    for gi, group in enumerate(groups):
-        evs = ",".join(f"leon3_pmu/{n}/u" for g in group for n in names(g))
-        for p in passes:
-            script += [f"echo '== g{gi}-{p}'",
-                       f"perf stat -x, -e '{{{evs}}}' ./{os.path.basename(workload)} stream 8 {p} 2>&1"]
+    run = f"./{os.path.basename(workload)} stream 8"
+    if deterministic:
+        # the read misses of every cache in one run, the write misses in
+        # another, each with the kernel's instructions in the run: where
+        # those differ between boots, so do its evictions
+        # (one run a boot: the kernel's work in a second run differed
+        # between the boots, by up to 185 instructions)
+        i = "rw".index(deterministic)
+        evs = ",".join(f"leon3_pmu/{names(g)[i]}/u" for g in range(len(shadows) + 1))
+        script += ["echo '== det'",
+                   f"perf stat -x, -e '{{{evs},instructions:k}}' {run} {P2} 2>&1"]
+    else:
+        for gi, group in enumerate(groups):
+            evs = ",".join(f"leon3_pmu/{n}/u" for g in group for n in names(g))
+            for p in passes:
+                script += [f"echo '== g{gi}-{p}'",
+                           f"perf stat -x, -e '{{{evs}}}' {run} {p} 2>&1"]
     script.append("echo '== end'")
     opts = ["--cpus", str(cpus), "--timeout", "600", *geometry_opts(real)]
     if deterministic:
@@ -136,6 +154,16 @@ def boot(tmp, workload, real, shadows, cpus, deterministic=False):
     if s is None:
         return None, why
     counts = {}
+    if deterministic:
+        kind, lines = deterministic, s.get("det", [])
+        for g in range(len(shadows) + 1):
+            v = csv_counts(lines, f"leon3_pmu/{names(g)['rw'.index(kind)]}/u")
+            if len(v) == 1 and v[0] is not None:
+                counts[(g, kind, P2)] = v[0]
+        v = csv_counts(lines, "instructions:k")
+        if len(v) == 1 and v[0] is not None:
+            counts[("k", kind, P2)] = v[0]
+        return counts, s
     for gi, group in enumerate(groups):
         for p in passes:
             lines = s.get(f"g{gi}-{p}", [])
@@ -220,35 +248,43 @@ def main():
     rot = []
     for i, real in enumerate(geoms):
         shadows = geoms[:i] + geoms[i + 1:]
-        c, why = boot(T, aligned, real, shadows, 1, deterministic=True)
-        if c is None or len(c) != 6:
+        c, why = boot(T, aligned, real, shadows, 1, deterministic="r")
+        if c is not None:
+            cw, why = boot(T, aligned, real, shadows, 1, deterministic="w")
+            c = None if cw is None else {**c, **cw}
+        if c is None or len(c) != 8:
             not_ok(f"deterministic boot, D-cache {real}, shadows {':'.join(shadows)}: "
                    f"every count is there: {why if c is None else c}")
             break
         order = [real] + shadows
         rot.append({(g, k): c[(order.index(g), k, P2)] for g in geoms for k in "rw"})
+        rot[-1].update({("k", k): c[("k", k, P2)] for k in "rw"})
     if len(rot) == 3:
         boots = ", ".join(geoms)
         for g in geoms:
             counts = {k: [r[(g, k)] for r in rot] for k in "rw"}
             print(f"# {g}, deterministic mode, in the boots whose real D-cache is {boots}: "
                   f"{counts}")
-            # Write misses are the same (stores allocate nothing, so what
-            # else ran cannot change them); read misses within the lines
-            # some kernel work evicts: the boot of 32-byte lines runs
-            # about 165 more kernel instructions in the run (measured
-            # with instructions:k in the group: 298436 against 298271),
-            # and with the driver of commit 074a5e3 (its code laid out
-            # otherwise, nothing else changed) their evictions cost that
-            # boot 16 to 22 more read misses in every geometry, where the
-            # driver before, or another group of events, gave the same
-            # counts.  A wrong geometry is thousands apart.
-            check(f"{g}, 1 CPU, deterministic mode, {P2} passes: the write misses as the "
-                  "real D-cache and as a shadow of two other boots are the same, the read "
-                  f"misses within {READ_SLACK}",
-                  min(counts["w"]) == max(counts["w"]) and
-                  max(counts["r"]) - min(counts["r"]) <= READ_SLACK,
-                  f"in the boots whose real D-cache is {boots}: {counts}")
+            # The misses are the same where the kernel ran the same
+            # instructions in the run in the three boots; where it did
+            # not, its work evicted other lines (and so the lines that
+            # stores hit): with the driver of commit 074a5e3 (its code laid out
+            # otherwise, nothing else changed) the boot of 32-byte lines
+            # ran about 165 more kernel instructions in the run (298436
+            # against 298271), which cost it 16 to 22 more read misses in
+            # every geometry.  A wrong geometry is thousands apart.
+            for k, kind, slack in (("w", "write", STORE_SLACK), ("r", "read", READ_SLACK)):
+                kern = [r[("k", k)] for r in rot]
+                what = (f"{g}, 1 CPU, deterministic mode, {P2} passes: the {kind} misses as the "
+                        "real D-cache and as a shadow of two other boots")
+                if min(kern) == max(kern):
+                    check(f"{what} are the same (the kernel ran {kern[0]} instructions in "
+                          "each run)", min(counts[k]) == max(counts[k]),
+                          f"in the boots whose real D-cache is {boots}: {counts[k]}")
+                else:
+                    check(f"{what} within {slack}, where the kernel ran other instructions "
+                          f"in the run ({kern})", max(counts[k]) - min(counts[k]) <= slack,
+                          f"in the boots whose real D-cache is {boots}: {counts[k]}")
 
     # bad input: refused when QEMU starts, with the reason
     for shadow, why in (("3kx2", "dcache-shadow 3kx2: the KiB of a way must be a power of 2"),
