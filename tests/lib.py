@@ -234,6 +234,16 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def shadow_rows_ok(data, real, rows):
+    """A --shadow sweep's sweep.csv DATA: ROWS rows, all counted, those of
+    geometry REAL measured by the real cache, the others as its shadows
+    (which count no cycles)."""
+    return (len(data) == rows and all(x["status"] == "ok" for x in data) and
+            all((x["measured"] == "real") == (x["geometry"] == real) for x in data) and
+            all(x["measured"] == f"shadow of {real}" and x["prog_cycles"] == ""
+                for x in data if x["geometry"] != real))
+
+
 def sections(text):
     """A guest script's output, cut at its lines "== NAME": {NAME: lines}."""
     out, name = {}, None
