@@ -400,6 +400,11 @@ is "tests/run: the others run after them" \
 out=$(TEST_JOBS=x "$TOP/tests/run" "$T/pair" 2>&1) && rc=0 || rc=$?
 is "tests/run: TEST_JOBS=x is refused" "$rc $out" \
 	"2 error: TEST_JOBS=x: a number of programs at a time, 1 or more"
+out=$("$TOP/tests/run" "$T" 2>&1) && rc=0 || rc=$?
+is "tests/run: a directory without a test program is refused (it would test nothing)" \
+	"$rc $out" "2 error: $T: no test program (*.t) in it"
+out=$("$TOP/tests/run" 2>&1) && rc=0 || rc=$?
+is "tests/run: no directory or program is refused" "$rc" "2"
 
 # --- make help ---------------------------------------------------------------
 
