@@ -24,6 +24,11 @@
 #define PMU_FEATURES	0x100		/* read-only */
 #define PMU_IRQLINE	0x104		/* read-only: 4:0 the IRQMP extended interrupt */
 #define PMU_PID		0x108		/* the running task's PID */
+#define PMU_UWIN	0x118		/* the user window: its address, EN */
+#define UWIN_EN		(1u << 0)
+#define UWIN_BASE	0xfffff000u	/* read-only: the window's page, 0 if none */
+#define FEAT_UWIN	(1u << 9)	/* the user window and UWIN */
+#define UWIN_WINDOW	0x80100000u	/* where leon3_generic maps the window */
 /* PID match: c = 0 the cycle counter, 1 + i event counter i */
 #define PMU_PIDMATCH(c)	(0x120 + 4 * (c))
 #define FEAT_SHADOW	(1u << 4)	/* shadow D-caches and DSHADOW */

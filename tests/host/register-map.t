@@ -325,6 +325,13 @@ def facts(d, ncnt, window_end):
     for k in (0, nshadow - 1):
         rows.append((reg("ISHADOW", k), f"PMU_ISHADOW({k})", f"PMU_ISHADOW({k})",
                      f"LEON3_PMU_ISHADOW({k})"))
+    # the user window: UWIN holds its address and EN
+    rows.append((bit("FEATURES", "the user window"), None, "FEAT_UWIN", "LEON3_PMU_FEAT_UWIN"))
+    rows.append((reg("UWIN"), None, "PMU_UWIN", "LEON3_PMU_UWIN"))
+    rows.append((bit("UWIN", "EN"), None, "UWIN_EN", "LEON3_PMU_UWIN_EN"))
+    rows.append((bit("UWIN", "the window's"), None, "UWIN_BASE", "LEON3_PMU_UWIN_BASE"))
+    rows.append((d.number(r"`leon3_generic` maps it at (0x[0-9A-Fa-f]+)"), None, "UWIN_WINDOW",
+                 None))
     rows += [
         (shift("FEATURES", "version"), None, None, "LEON3_PMU_FEAT_VERSION_SHIFT"),
         (bit("IRQLINE", "the IRQMP"), "IRQLINE_LINE(0xffffffff)", None, None),
