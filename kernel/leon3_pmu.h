@@ -20,6 +20,7 @@
 #define PMU_FEATURES		0x100
 #define PMU_IRQLINE		0x104
 #define PMU_PID			0x108
+#define PMU_UWIN		0x118	/* the user window: its address, EN */
 #define PMU_PIDMATCH(c)		(0x120 + 4 * (c))
 #define PMU_RANGE_LO(c)		(0x140 + 8 * (c))	/* CTRL_AF: first PC */
 #define PMU_RANGE_HI(c)		(0x144 + 8 * (c))	/* ... and last */
@@ -56,6 +57,10 @@
 #define FEAT_TRACE		BIT(6)	/* the trace unit */
 #define FEAT_BRANCH		BIT(7)	/* ... and its branch mode */
 #define FEAT_ISHADOW		BIT(8)	/* shadow I-caches */
+#define FEAT_UWIN		BIT(9)	/* the user window */
+
+#define UWIN_EN			BIT(0)
+#define UWIN_BASE		GENMASK(31, 12)
 #define IRQLINE_LINE(v)		((v) & 0x1f)
 #define TRACE_EN		BIT(0)
 #define TRACE_SU		BIT(1)

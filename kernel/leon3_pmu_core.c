@@ -27,6 +27,7 @@
 #include <linux/bitops.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
@@ -36,8 +37,10 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 
 #include <asm/cpudata.h>
@@ -207,6 +210,30 @@ static enum cpuhp_state leon3_pmu_cpuhp;
 static bool leon3_pmu_registered;
 /* ns = cycles * mult >> 10 at the CPU's clock; 0: clock unknown */
 static u32 leon3_pmu_ns_mult;
+
+/*
+ * The user window (UWIN): where a task reads its counters with a load
+ * (the address leon_map_pmu_window() gave it; 0: no window), and
+ * whether a task that maps its event may (sysfs rdpmc, as on x86).
+ */
+static unsigned long leon3_pmu_window;
+static int leon3_pmu_rdpmc = 1;
+
+/*
+ * The mms that have an event mapped that they may read, with how many:
+ * a CPU's UWIN.EN is set while a task of one of them runs, so that no
+ * other task reads counters.
+ */
+struct leon3_rdpmc_mm {
+	struct hlist_node node;
+	struct mm_struct *mm;
+	unsigned int maps;
+	struct rcu_head rcu;
+};
+
+static DEFINE_HASHTABLE(leon3_rdpmc_mms, 4);
+static DEFINE_RAW_SPINLOCK(leon3_rdpmc_lock);
+static DEFINE_PER_CPU(u32, leon3_pmu_uwin);	/* this CPU's UWIN.EN */
 
 static bool leon3_event_known(u32 id)
 {
@@ -381,6 +408,16 @@ static int leon3_pmu_event_init(struct perf_event *event)
 	}
 	hwc->config = ctrl;
 	hwc->idx = -1;
+	/*
+	 * A task's own event may be read by the task from the window: its
+	 * counter is the task's while the task runs.  Not without the
+	 * overflow interrupt, which keeps the counter within half its range
+	 * of the count the mmap page has.
+	 */
+	hwc->flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
+	if (leon3_pmu_window && READ_ONCE(leon3_pmu_rdpmc) && leon3_pmu_irqen &&
+	    (event->attach_state & PERF_ATTACH_TASK))
+		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
 	if (!leon3_pmu_group_fits(event))
 		return -EINVAL;
@@ -409,9 +446,10 @@ static void leon3_pmu_update(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
 
+	/* sign-extended, as a task's own read of the window takes it */
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = leon3_pmu_reg_read(PMU_CNT(hwc->idx));
+		now = (s64)(s32)leon3_pmu_reg_read(PMU_CNT(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = (now - prev) & LEON3_PMU_MAX_PERIOD;
@@ -424,7 +462,7 @@ static void leon3_pmu_program(struct perf_event *event, s64 left)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
-	local64_set(&hwc->prev_count, (u64)-left & LEON3_PMU_MAX_PERIOD);
+	local64_set(&hwc->prev_count, (u64)-left);
 	leon3_pmu_reg_write(PMU_CNT(hwc->idx), (u32)-left);
 	perf_event_update_userpage(event);
 }
@@ -606,6 +644,9 @@ static void leon3_pmu_del(struct perf_event *event, int flags)
 	leon3_pmu_stop(event, PERF_EF_UPDATE);
 	hw->events[hwc->idx] = NULL;
 	__clear_bit(hwc->idx, &hw->used);
+	/* nothing of it for the window's next reader */
+	if (leon3_pmu_window)
+		leon3_pmu_reg_write(PMU_CNT(hwc->idx), 0);
 	hwc->idx = -1;
 	if (!leon3_pmu_irqen && !hw->used)
 		hrtimer_cancel(&hw->poll);
@@ -615,6 +656,96 @@ static void leon3_pmu_del(struct perf_event *event, int flags)
 static void leon3_pmu_read(struct perf_event *event)
 {
 	leon3_pmu_update(event);
+}
+
+/*
+ * The mmap page's index: the window's word + 1 for an event the task
+ * may read itself (word c is counter c), 0 for the others.
+ */
+static int leon3_pmu_event_idx(struct perf_event *event)
+{
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return 0;
+	return event->hw.idx + 1;
+}
+
+/* RCU, or preemption off: may a task of @mm read the window? */
+static bool leon3_rdpmc_allowed(struct mm_struct *mm)
+{
+	struct leon3_rdpmc_mm *m;
+
+	if (!mm)
+		return false;
+	hash_for_each_possible_rcu(leon3_rdpmc_mms, m, node, (unsigned long)mm)
+		if (m->mm == mm)
+			return true;
+	return false;
+}
+
+/* This CPU's UWIN.EN as the running task may have it */
+static void leon3_pmu_uwin_sync(void *info)
+{
+	u32 en = leon3_rdpmc_allowed(current->mm) ? UWIN_EN : 0;
+
+	if (__this_cpu_read(leon3_pmu_uwin) != en) {
+		__this_cpu_write(leon3_pmu_uwin, en);
+		leon3_pmu_reg_write(PMU_UWIN, en);
+	}
+}
+
+/*
+ * A task maps a readable event (with its mm's mmap lock): its mm's tasks
+ * may read the window from now on, and every CPU checks the task it
+ * runs, as x86 does for rdpmc.
+ */
+static void leon3_pmu_event_mapped(struct perf_event *event,
+				   struct mm_struct *mm)
+{
+	struct leon3_rdpmc_mm *m, *new;
+	unsigned long flags;
+
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	raw_spin_lock_irqsave(&leon3_rdpmc_lock, flags);
+	hash_for_each_possible(leon3_rdpmc_mms, m, node, (unsigned long)mm)
+		if (m->mm == mm)
+			break;
+	if (m) {
+		m->maps++;
+	} else if (new) {
+		new->mm = mm;
+		new->maps = 1;
+		hash_add_rcu(leon3_rdpmc_mms, &new->node, (unsigned long)mm);
+		new = NULL;
+	}
+	raw_spin_unlock_irqrestore(&leon3_rdpmc_lock, flags);
+	kfree(new);	/* not needed, or a failed allocation: no user reads */
+	on_each_cpu(leon3_pmu_uwin_sync, NULL, 1);
+}
+
+static void leon3_pmu_event_unmapped(struct perf_event *event,
+				     struct mm_struct *mm)
+{
+	struct leon3_rdpmc_mm *m;
+	unsigned long flags;
+	bool gone = false;
+
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return;
+	raw_spin_lock_irqsave(&leon3_rdpmc_lock, flags);
+	hash_for_each_possible(leon3_rdpmc_mms, m, node, (unsigned long)mm)
+		if (m->mm == mm)
+			break;
+	if (m && !--m->maps) {
+		hash_del_rcu(&m->node);
+		gone = true;
+	}
+	raw_spin_unlock_irqrestore(&leon3_rdpmc_lock, flags);
+	if (gone) {
+		kfree_rcu(m, rcu);
+		on_each_cpu(leon3_pmu_uwin_sync, NULL, 1);
+	}
 }
 
 /* GCTRL.EN starts and stops all of this CPU's counters at once. */
@@ -829,6 +960,13 @@ static void leon3_shadow_geometry(char *buf, size_t size, u32 cfg)
 		  4U << DSHADOW_LSIZE(cfg), repl[DSHADOW_REPL(cfg)]);
 }
 
+/* user_window: the address where a task reads its counters, in hex */
+static ssize_t leon3_cap_window_show(struct device *dev,
+				     struct device_attribute *attr, char *page)
+{
+	return sysfs_emit(page, "0x%lx\n", leon3_pmu_window);
+}
+
 static ssize_t leon3_cap_shadow_show(struct device *dev,
 				     struct device_attribute *attr, char *page)
 {
@@ -850,6 +988,7 @@ PMU_EVENT_ATTR(min_period, leon3_cap_min_period, LEON3_PMU_MIN_PERIOD,
 	       leon3_cap_show);
 PMU_EVENT_ATTR(min_kernel_period, leon3_cap_min_kernel_period,
 	       LEON3_PMU_MIN_KERNEL_PERIOD, leon3_cap_show);
+PMU_EVENT_ATTR(user_window, leon3_cap_user_window, 0, leon3_cap_window_show);
 PMU_EVENT_ATTR(dcache_shadow0, leon3_cap_dcache_shadow0, 0,
 	       leon3_cap_shadow_show);
 PMU_EVENT_ATTR(dcache_shadow1, leon3_cap_dcache_shadow1, 1,
@@ -873,6 +1012,7 @@ static struct attribute *leon3_pmu_caps_attrs[] = {
 	&leon3_cap_counter_bits.attr.attr,
 	&leon3_cap_min_period.attr.attr,
 	&leon3_cap_min_kernel_period.attr.attr,
+	&leon3_cap_user_window.attr.attr,
 	&leon3_cap_dcache_shadow0.attr.attr,
 	&leon3_cap_dcache_shadow1.attr.attr,
 	&leon3_cap_dcache_shadow2.attr.attr,
@@ -893,6 +1033,8 @@ static umode_t leon3_pmu_caps_is_visible(struct kobject *kobj,
 
 	if (cap->attr.show == leon3_cap_shadow_show &&
 	    !leon3_pmu_shadow[cap->id])
+		return 0;
+	if (cap->attr.show == leon3_cap_window_show && !leon3_pmu_window)
 		return 0;
 	return attr->mode;
 }
@@ -915,13 +1057,50 @@ static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpus);
 
+/*
+ * rdpmc: 1 (the default) lets a task read its own events' counters from
+ * the user window once it maps them, 0 does not; as x86's, for the
+ * events opened from then on.
+ */
+static ssize_t rdpmc_show(struct device *dev, struct device_attribute *attr,
+			  char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(leon3_pmu_rdpmc));
+}
+
+static ssize_t rdpmc_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	unsigned int val;
+	int ret = kstrtouint(buf, 0, &val);
+
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(leon3_pmu_rdpmc, val);
+	return count;
+}
+static DEVICE_ATTR_RW(rdpmc);
+
 static struct attribute *leon3_pmu_cpus_attrs[] = {
 	&dev_attr_cpus.attr,
+	&dev_attr_rdpmc.attr,
 	NULL,
 };
 
+/* rdpmc only where there is a window */
+static umode_t leon3_pmu_cpus_is_visible(struct kobject *kobj,
+					 struct attribute *attr, int i)
+{
+	if (attr == &dev_attr_rdpmc.attr && !leon3_pmu_window)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group leon3_pmu_cpus_group = {
 	.attrs = leon3_pmu_cpus_attrs,
+	.is_visible = leon3_pmu_cpus_is_visible,
 };
 
 static const struct attribute_group *leon3_pmu_attr_groups[] = {
@@ -944,16 +1123,32 @@ static struct pmu leon3_pmu = {
 	.start		= leon3_pmu_start,
 	.stop		= leon3_pmu_stop,
 	.read		= leon3_pmu_read,
+	.event_idx	= leon3_pmu_event_idx,
+	.event_mapped	= leon3_pmu_event_mapped,
+	.event_unmapped	= leon3_pmu_event_unmapped,
 	.check_period	= leon3_pmu_check_period,
 	.addr_filters_validate	= leon3_pmu_addr_filters_validate,
 	.addr_filters_sync	= leon3_pmu_addr_filters_sync,
 };
 
 /* Counters off and cleared, global enable on: each counter's EN decides */
-/* The context-switch hook: the PMU's PID register follows the CPU. */
+/*
+ * The context-switch hook: the PMU's PID register follows the CPU, and
+ * so does UWIN.EN, set only for a task whose mm may read the window.
+ */
 static void leon3_pmu_switch(struct task_struct *next)
 {
-	leon3_pmu_reg_write(PMU_PID, task_pid_nr(next));
+	u32 en;
+
+	if (leon3_pmu_features & FEAT_PID)
+		leon3_pmu_reg_write(PMU_PID, task_pid_nr(next));
+	if (!leon3_pmu_window)
+		return;
+	en = leon3_rdpmc_allowed(next->mm) ? UWIN_EN : 0;
+	if (__this_cpu_read(leon3_pmu_uwin) != en) {
+		__this_cpu_write(leon3_pmu_uwin, en);
+		leon3_pmu_reg_write(PMU_UWIN, en);
+	}
 }
 
 static void leon3_pmu_reset_cpu(void *info)
@@ -966,6 +1161,10 @@ static void leon3_pmu_reset_cpu(void *info)
 	leon3_pmu_reg_write(PMU_GCTRL, GCTRL_IRQCLR | (info ? GCTRL_EN : 0));
 	if (leon3_pmu_features & FEAT_TRACE)
 		leon3_pmu_reg_write(PMU_TRCTRL, TRACE_CLR);
+	if (leon3_pmu_features & FEAT_UWIN) {
+		leon3_pmu_reg_write(PMU_UWIN, 0);
+		__this_cpu_write(leon3_pmu_uwin, 0);
+	}
 }
 
 /*
@@ -1094,6 +1293,12 @@ static int __init leon3_pmu_init(void)
 	}
 	leon3_pmu_features = leon3_pmu_reg_read(PMU_FEATURES);
 	leon3_pmu_read_shadows();
+	if (leon3_pmu_features & FEAT_UWIN) {
+		u32 base = leon3_pmu_reg_read(PMU_UWIN) & UWIN_BASE;
+
+		if (base)
+			leon3_pmu_window = leon_map_pmu_window(base);
+	}
 	/* once here: a 64-bit division costs the handler hundreds of instructions */
 	if (cpu_data(0).clock_tick)
 		leon3_pmu_ns_mult = div_u64((u64)NSEC_PER_SEC << 10, cpu_data(0).clock_tick);
@@ -1113,7 +1318,9 @@ static int __init leon3_pmu_init(void)
 	leon3_pmu_count_only();
 	if (leon3_pmu_features & FEAT_AF)
 		leon3_pmu.nr_addr_filters = LEON3_PMU_ADDR_FILTERS;
-	if (leon3_pmu_features & FEAT_PID) {
+	if (!leon3_pmu_irqen)
+		leon3_pmu_window = 0;	/* no user reads: see event_init */
+	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window) {
 		ret = sparc32_set_switch_hook(leon3_pmu_switch);
 		if (ret)
 			goto fail_irqs;
@@ -1141,7 +1348,7 @@ fail_pmu:
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
 fail_hook:
-	if (leon3_pmu_features & FEAT_PID)
+	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 fail_irqs:
 	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
@@ -1154,7 +1361,7 @@ static void __exit leon3_pmu_exit(void)
 		leon3_trace_exit();
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
-	if (leon3_pmu_features & FEAT_PID)
+	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window)
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
 }

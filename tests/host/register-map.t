@@ -199,13 +199,14 @@ class Macros:
 
         def name(m):
             n = m.group(1)
-            if n in ("_bit", "GENMASK_ULL"):
+            if n in ("_bit", "GENMASK", "GENMASK_ULL"):
                 return n
             if n in self.defs and self.defs[n][0] is None:
                 return f"({self.value(n)})"
             return n
         expr = re.sub(r"\b([A-Za-z_]\w*)\b", name, expr)
         return eval(expr, {"_bit": lambda b: 1 << b,
+                           "GENMASK": lambda h, l: ((1 << (h - l + 1)) - 1) << l,
                            "GENMASK_ULL": lambda h, l: ((1 << (h - l + 1)) - 1) << l})
 
 
@@ -326,10 +327,11 @@ def facts(d, ncnt, window_end):
         rows.append((reg("ISHADOW", k), f"PMU_ISHADOW({k})", f"PMU_ISHADOW({k})",
                      f"LEON3_PMU_ISHADOW({k})"))
     # the user window: UWIN holds its address and EN
-    rows.append((bit("FEATURES", "the user window"), None, "FEAT_UWIN", "LEON3_PMU_FEAT_UWIN"))
-    rows.append((reg("UWIN"), None, "PMU_UWIN", "LEON3_PMU_UWIN"))
-    rows.append((bit("UWIN", "EN"), None, "UWIN_EN", "LEON3_PMU_UWIN_EN"))
-    rows.append((bit("UWIN", "the window's"), None, "UWIN_BASE", "LEON3_PMU_UWIN_BASE"))
+    rows.append((bit("FEATURES", "the user window"), "FEAT_UWIN", "FEAT_UWIN",
+                 "LEON3_PMU_FEAT_UWIN"))
+    rows.append((reg("UWIN"), "PMU_UWIN", "PMU_UWIN", "LEON3_PMU_UWIN"))
+    rows.append((bit("UWIN", "EN"), "UWIN_EN", "UWIN_EN", "LEON3_PMU_UWIN_EN"))
+    rows.append((bit("UWIN", "the window's"), "UWIN_BASE", "UWIN_BASE", "LEON3_PMU_UWIN_BASE"))
     rows.append((d.number(r"`leon3_generic` maps it at (0x[0-9A-Fa-f]+)"), None, "UWIN_WINDOW",
                  None))
     rows += [

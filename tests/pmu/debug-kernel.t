@@ -4,8 +4,8 @@
 # The driver under the debug kernel (make kernel-debug: PROVE_LOCKING,
 # DEBUG_LOCKDEP, DEBUG_ATOMIC_SLEEP, DEBUG_IRQFLAGS...; kernel/config/
 # debug.config), on 2 and 4 CPUs: the driver's kselftests, perf stat,
-# an address filter, record with call chains, the PID log, the fuzzer,
-# unload and reload.
+# an address filter, record with call chains, the PID log, a task's reads
+# of its counter from the user window, the fuzzer, unload and reload.
 # Lockdep must still be on at the end (it turns itself off at its first
 # report), and the kernel log must hold no lockdep, atomic-sleep, IRQ
 # flag, RCU or other warning.
@@ -29,7 +29,7 @@ if [ ! -f "$ko" ]; then
 	exit 1
 fi
 for prog in "tests/pmu/leon3_pmu_test.c -I $TOP/build/linux-src/tools/testing/selftests" \
-	    tests/fuzz/fuzz.c tests/pmu/workload.c; do
+	    tests/fuzz/fuzz.c tests/pmu/workload.c "tests/pmu/user-read.c -I $TOP/tests/pmu"; do
 	set -- $prog
 	if ! "$cc" -static -pthread -O2 -Wall -Werror "$TOP/$1" "${@:2}" \
 		-o "$T/$(basename "$1" .c)" 2>"$T/cc.err"; then
@@ -93,6 +93,8 @@ echo "perf record exit \$?"
 perf report -i /tmp/g.data --stdio >/dev/null 2>&1; echo "perf report exit \$?"
 leon3-pidlog -- sh -c './workload spin 1000000 & ./workload spin 1000000 & wait' >/dev/null 2>&1
 echo "pidlog exit \$?"
+# reads from the user window: its mmap, munmap and context-switch paths
+./user-read >/dev/null 2>&1; echo "user-read exit \$?"
 ./fuzz $secs $seed >/tmp/fuzz 2>&1; echo "fuzz exit \$?"
 rmmod leon3_pmu; grep -q '^leon3_pmu ' /proc/modules || echo unloaded
 # the fuzzer's storms lowered the sample rate: back to the default first
@@ -110,13 +112,13 @@ for cpus in ${LEON3_DEBUG_CPUS:-2 4}; do
 	# panic_print=0x20: a panic replays the whole kernel log (the oops
 	# included, which quiet keeps off the console)
 	"$run" --debug-kernel --timeout $((secs + 900)) --cpus $cpus --append panic_print=0x20 \
-		--add "$T/leon3_pmu_test" --add "$T/fuzz" --add "$T/workload" \
+		--add "$T/leon3_pmu_test" --add "$T/fuzz" --add "$T/workload" --add "$T/user-read" \
 		--add "$T/common.sh" --add "$T/run.sh" -- sh /root/run.sh \
 		>"$T/out" 2>"$T/err" && rc=0 || rc=$?
 	is "$what: the guest finishes (no hang)" "$rc" 0
 	check "$what: lockdep is on after boot" grep -qx "lockdep at boot: 1" "$T/out"
 	kselftests_pass "$what: the driver's kselftests pass"
-	for step in "perf stat" "perf record" "perf report" "pidlog" "fuzz"; do
+	for step in "perf stat" "perf record" "perf report" "pidlog" "user-read" "fuzz"; do
 		check "$what: $step exits 0" grep -qx "$step exit 0" "$T/out"
 	done
 	# two runs of work(100000), 3n + 3 instructions each

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A task reads its own counter from the LEON3 PMU's user window, as
+ * perf's mmap page documents it (include/uapi/linux/perf_event.h): the
+ * page's lock, index, offset and pmc_width, and a load of word index - 1
+ * of the window at caps/user_window, retried when the lock moved.
+ *
+ * Prints "name value" lines for tests/pmu/user-read.t:
+ *   window ADDR, cap_user_rdpmc C, pmc_width W, index I
+ *   self N1 N2 D / read N1 N2 D: the user instructions a loop of N2
+ *     iterations counts more than one of N1, read from the window and
+ *     with read() (3 (N2 - N1) if both are exact)
+ *   migrate D: the same from the window, with the task moved to the
+ *     other CPU in the middle of each loop (2 CPUs or more)
+ *   retries R: how many reads the lock made again
+ *   gap G G G: read() then a window read at once, three times: the
+ *     window's count less read()'s (the same each time)
+ *   disabled I: the index once the event is disabled (0: no user read)
+ *   closed V...: the window's words after the event is unmapped and
+ *     closed (0: nothing of it left to read)
+ *   child V...: the words a child without an event reads (0)
+ *
+ *
+ * Usage: user-read [rdpmc-off | peek | mapped]
+ *   rdpmc-off: only print the page's caps
+ *   peek: print the window's words without an event ("peek V...")
+ *   mapped: print them with an event mapped ("mapped V...")
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "leon3_pmu_user.h"
+
+#define N1	1000
+#define N2	101000
+#define WORDS	7	/* the cycle counter and 6 event counters */
+
+static volatile struct perf_event_mmap_page *pc;
+static const volatile uint32_t *window;
+static long retries;
+
+#define barrier()	__asm__ __volatile__("" : : : "memory")
+
+/* The count as the mmap page and the window give it; -1: no user read */
+static long long self_read(void)
+{
+	uint32_t seq, idx;
+	long long count;
+	int64_t pmc;
+	int tries = 0;
+
+	do {
+		if (tries++)
+			retries++;
+		seq = pc->lock;
+		barrier();
+		idx = pc->index;
+		count = pc->offset;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		pmc = window[idx - 1];
+		pmc = (int64_t)((uint64_t)pmc << (64 - pc->pmc_width)) >>
+		      (64 - pc->pmc_width);
+		count += pmc;
+		barrier();
+	} while (pc->lock != seq);
+	return count;
+}
+
+static long long sys_read(int fd)
+{
+	long long c = -1;
+
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		return -1;
+	return c;
+}
+
+static void move_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The window's count across a loop of @n, moved to @other half-way if >= 0 */
+static long long self_loop(long n, int other, int home)
+{
+	long long a, b;
+
+	if (other >= 0)
+		move_to(home);
+	a = self_read();
+	leon3_loop(n / 2);
+	if (other >= 0)
+		move_to(other);
+	leon3_loop(n - n / 2);
+	b = self_read();
+	return a < 0 || b < 0 ? -1 : b - a;
+}
+
+static long long read_loop(int fd, long n)
+{
+	long long a = sys_read(fd), b;
+
+	leon3_loop(n);
+	b = sys_read(fd);
+	return a < 0 || b < 0 ? -1 : b - a;
+}
+
+static unsigned long window_address(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/caps/user_window", "r");
+	unsigned long a = 0;
+
+	if (f) {
+		if (fscanf(f, "%lx", &a) != 1)
+			a = 0;
+		fclose(f);
+	}
+	return a;
+}
+
+static void print_words(const char *what)
+{
+	int i;
+
+	printf("%s", what);
+	for (i = 0; i < WORDS; i++)
+		printf(" %u", window[i]);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr pe;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd, i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long addr = window_address();
+	long long d1, d2;
+	pid_t child;
+
+	printf("window 0x%lx\n", addr);
+	if (!addr)
+		return 1;
+	window = (const volatile uint32_t *)addr;
+	if (argc > 1 && !strcmp(argv[1], "peek")) {
+		print_words("peek");
+		return 0;
+	}
+	print_words("before");		/* no event mapped: 0 */
+
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	pe.type = leon3_pmu_type();
+	pe.config = 0x11;		/* instructions */
+	pe.exclude_kernel = 1;
+	fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	if (fd < 0) {
+		perror("perf_event_open");
+		return 1;
+	}
+	pc = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	printf("cap_user_rdpmc %d\npmc_width %d\nindex %u\n", (int)pc->cap_user_rdpmc,
+	       (int)pc->pmc_width, pc->index);
+	if (argc > 1 && !strcmp(argv[1], "mapped")) {
+		leon3_loop(N2);
+		print_words("mapped");
+		return 0;
+	}
+	if (argc > 1)
+		return 0;
+
+	d1 = self_loop(N1, -1, 0);
+	d2 = self_loop(N2, -1, 0);
+	printf("self %d %d %lld\n", N1, N2, d2 < 0 || d1 < 0 ? -1 : d2 - d1);
+	d1 = read_loop(fd, N1);
+	d2 = read_loop(fd, N2);
+	printf("read %d %d %lld\n", N1, N2, d2 < 0 || d1 < 0 ? -1 : d2 - d1);
+	if (ncpu > 1) {
+		d1 = self_loop(N1, 1, 0);
+		d2 = self_loop(N2, 1, 0);
+		printf("migrate %lld\n", d2 < 0 || d1 < 0 ? -1 : d2 - d1);
+	}
+	printf("gap");
+	for (i = 0; i < 3; i++) {
+		long long r = sys_read(fd);
+		long long s = self_read();
+
+		printf(" %lld", s < 0 || r < 0 ? -1 : s - r);
+	}
+	printf("\nretries %ld\n", retries);
+
+	child = fork();
+	if (child == 0) {
+		print_words("child");
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	printf("disabled %u\n", pc->index);
+	munmap((void *)pc, page);
+	close(fd);
+	print_words("closed");
+	return 0;
+}

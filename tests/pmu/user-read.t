@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# tests/run: one-core
+"""A task reads its own counter without a system call: the leon3_pmu
+driver marks a task's events readable, perf's mmap page says so
+(cap_user_rdpmc, index, pmc_width 32), and the task loads its counter
+from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
+
+- a loop of N2 iterations counts 3 (N2 - N1) user instructions more
+  than one of N1, read from the window as read() reads it (both exact),
+  and on 2 CPUs and more also with the task moved to the other CPU in
+  the middle of each loop;
+- read() and a window read at once differ by the same few instructions
+  (the return from read() to the load) every time;
+- nothing of another task's counts or of a closed event: the window
+  reads 0 in a task before it maps an event, in a child without one,
+  and after the event is unmapped and closed, and in a task without an
+  event while a CPU-wide event counts (which a task with its own event
+  mapped does read, as x86's rdpmc would); a disabled event's index is
+  0;
+- sysfs rdpmc: 0 makes new events unreadable (cap_user_rdpmc 0), values
+  other than 0 and 1 are refused.
+"""
+
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import not_ok, check, guest_sections, build_guest  # noqa: E402
+
+N1, N2 = 1000, 101000
+RDPMC = "/sys/bus/event_source/devices/leon3_pmu/rdpmc"
+
+
+def values(lines):
+    """{name: [fields]} of the program's "name value..." lines."""
+    out = {}
+    for line in lines:
+        f = line.split()
+        if f:
+            out[f[0]] = f[1:]
+    return out
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        prog = build_guest(tmp, "user-read", "-I" + os.path.dirname(os.path.abspath(__file__)))
+    except RuntimeError as e:
+        not_ok(str(e))
+        return
+    for cpus in (1, 2, 4):
+        script = ["cd /root",
+                  "echo '== run'", "./user-read; echo \"exit $?\"",
+                  "echo '== bad'", f"echo 2 >{RDPMC} 2>&1; echo \"exit $?\"; cat {RDPMC}",
+                  "echo '== off'", f"echo 0 >{RDPMC}; ./user-read rdpmc-off; echo 1 >{RDPMC}",
+                  # a CPU-wide event counts on every CPU meanwhile
+                  "echo '== cpuwide'",
+                  "perf stat -a -e instructions -- sleep 3 >/dev/null 2>&1 &",
+                  "sleep 1", "./user-read peek", "./user-read mapped", "wait",
+                  "echo '== end'"]
+        s, why = guest_sections(tmp, "\n".join(script) + "\n", [prog], "--cpus", str(cpus))
+        what = f"{cpus} CPU{'s' * (cpus > 1)}"
+        if s is None:
+            not_ok(f"{what}: the guest runs user-read: {why}")
+            continue
+        v = values(s.get("run", []))
+        print(f"# {what}: " + " | ".join(s.get("run", [])))
+        check(f"{what}: user-read exits 0", v.get("exit") == ["0"], str(v.get("exit")))
+        check(f"{what}: caps/user_window names the window's address",
+              v.get("window", ["0x0"])[0] != "0x0", str(v.get("window")))
+        check(f"{what}: a task's event is readable from user space: cap_user_rdpmc 1, "
+              "pmc_width 32, an index",
+              v.get("cap_user_rdpmc") == ["1"] and v.get("pmc_width") == ["32"] and
+              v.get("index", ["0"])[0] != "0", str(v))
+        want = str(3 * (N2 - N1))
+        check(f"{what}: from the window, {N2} iterations count {want} user instructions "
+              f"more than {N1}", v.get("self", [None] * 3)[2] == want, str(v.get("self")))
+        check(f"{what}: with read(), the same", v.get("read", [None] * 3)[2] == want,
+              str(v.get("read")))
+        if cpus > 1:
+            check(f"{what}: from the window, moved to CPU 1 in the middle of each loop, "
+                  "the same", v.get("migrate") == [want], str(v.get("migrate")))
+        gap = v.get("gap", [])
+        check(f"{what}: read() then a window read: the same few instructions apart "
+              "each time (the return from read() to the load)",
+              len(gap) == 3 and len(set(gap)) == 1 and 0 < int(gap[0]) < 200, str(gap))
+        for name, why in (("before", "a task before it maps an event"),
+                          ("child", "a child without an event"),
+                          ("closed", "the task once its event is unmapped and closed")):
+            check(f"{what}: the window reads 0 in {why}", v.get(name) == ["0"] * 7,
+                  str(v.get(name)))
+        check(f"{what}: a disabled event's index is 0 (no user read)",
+              v.get("disabled") == ["0"], str(v.get("disabled")))
+        bad = s.get("bad", [])
+        check(f"{what}: sysfs rdpmc refuses 2 and keeps 1",
+              len(bad) >= 2 and bad[-2] != "exit 0" and bad[-1] == "1", str(bad))
+        wide = values(s.get("cpuwide", []))
+        check(f"{what}: while a CPU-wide event counts, the window reads 0 in a task "
+              "without an event", wide.get("peek") == ["0"] * 7, str(wide.get("peek")))
+        mapped = wide.get("mapped", [])
+        check(f"{what}: ... and a task with its own event mapped reads a CPU-wide "
+              "event's counter too, as with x86's rdpmc (two words counting)",
+              sum(x != "0" for x in mapped) >= 2, str(mapped))
+        off = values(s.get("off", []))
+        check(f"{what}: with sysfs rdpmc 0, a new event is not readable (cap_user_rdpmc 0, "
+              "index 0)", off.get("cap_user_rdpmc") == ["0"] and off.get("index") == ["0"],
+              str(off))
+
+
+main()
