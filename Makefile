@@ -20,7 +20,7 @@ CACHE_DIR := $(or $(LEON3_PMU_CACHE),$(HOME)/.cache/leon3-pmu)
 .PHONY: all help deps fetch linux-headers toolchain qemu qemu-baseline qemu-parts \
 	kernel kernel-debug busybox elfutils libpfm4 papi perf perf-host prom rootfs tag-plugin side-by-side toolchain-env kernel-menuconfig check \
 	qemu-git qemu-series qemu-series-check kernel-git kernel-series \
-	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-mibench bench-trace bench-trace-decode bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
+	test run bench-qemu bench-qemu-parts bench-perf bench-record bench-read bench-mibench bench-trace bench-trace-decode bench-profile mibench sweep perf-event-tests fuzz module module-debug clean cache-clean
 
 , := ,
 CPUS ?= 1
@@ -51,6 +51,7 @@ help:
 	@echo '  make bench-perf      what perf stat costs a guest workload, one PMU interrupt and where its'
 	@echo '                       kernel instructions go, function by function (ROUNDS=7; about 15 minutes)'
 	@echo '  make bench-record    perf record at periods 1M..10k instructions: samples, lost, slow-down (RECORD_ROUNDS=3)'
+	@echo '  make bench-read      what one counter read costs a task: read() against the user window (cycles)'
 	@echo '  make bench-mibench MIBENCH_DIR=DIR  what counting costs MiBench programs in a Linux guest:'
 	@echo '                       perf stat with and without hardware counters, ratios (ROUNDS=3 here;'
 	@echo '                       LIMIT=S stops a run after S seconds and reports it, default 300;'
@@ -162,6 +163,9 @@ bench-perf: all
 
 bench-record: all
 	@tools/bench/perf-record-rate $(or $(RECORD_ROUNDS),3)
+
+bench-read: all
+	@tools/bench/read-cost
 
 bench-mibench: all
 	@$(if $(MIBENCH_DIR),,echo "make bench-mibench: set MIBENCH_DIR to a MiBench tree" >&2; exit 2)

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read-cost: what one read of a counter costs a task, in the modelled
+ * LEON3's cycles and instructions: read() of the event, against a read
+ * of the PMU's user window through perf's mmap page (as
+ * tests/pmu/user-read.c does it).  A cycles and an instructions event,
+ * each readable from the window, measure N reads of a third event each
+ * way, and an empty loop of N iterations; the cost of a read is the
+ * difference over N.  Both modes for read(), user mode only for the
+ * user reads (which the kernel's timer ticks would only blur).  Prints
+ *   read CYCLES INSNS     read() of the event
+ *   user CYCLES INSNS     the mmap page's read (its lock, index, offset
+ *                         and the window's word, 64-bit arithmetic)
+ *   load CYCLES INSNS     the window's word alone (one load)
+ * per read, or "user none" where the task cannot read the window.
+ *
+ * Usage: read-cost N
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "../../tests/pmu/leon3_pmu_user.h"
+
+#define barrier()	__asm__ __volatile__("" : : : "memory")
+
+struct counter {
+	int fd;
+	volatile struct perf_event_mmap_page *pc;
+};
+
+static const volatile uint32_t *window;
+
+static int open_counter(struct counter *c, int type, unsigned long config,
+			int user_only)
+{
+	struct perf_event_attr pe;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	pe.type = type;
+	pe.config = config;
+	pe.exclude_kernel = user_only;
+	c->fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	if (c->fd < 0)
+		return -1;
+	c->pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, c->fd, 0);
+	return c->pc == MAP_FAILED ? -1 : 0;
+}
+
+/* The mmap page's documented read, from the window; -1 if not readable */
+static inline long long user_read(const struct counter *c)
+{
+	volatile struct perf_event_mmap_page *pc = c->pc;
+	uint32_t seq, idx;
+	long long count;
+	int64_t pmc;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		idx = pc->index;
+		count = pc->offset;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		pmc = window[idx - 1];
+		pmc = (int64_t)((uint64_t)pmc << (64 - pc->pmc_width)) >>
+		      (64 - pc->pmc_width);
+		count += pmc;
+		barrier();
+	} while (pc->lock != seq);
+	return count;
+}
+
+static inline long long sys_read(const struct counter *c)
+{
+	long long v = -1;
+
+	if (read(c->fd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return v;
+}
+
+enum { EMPTY, READ, USER, LOAD };
+
+/* cycles and instructions of N iterations of @what, read from the window */
+static int measure(struct counter *cyc, struct counter *ins, struct counter *ev,
+		   int what, long n, long long *dc, long long *di)
+{
+	long long c0, i0, c1, i1, sink = 0;
+	long i;
+
+	c0 = user_read(cyc);
+	i0 = user_read(ins);
+	for (i = 0; i < n; i++) {
+		if (what == READ)
+			sink += sys_read(ev);
+		else if (what == USER)
+			sink += user_read(ev);
+		else if (what == LOAD)
+			sink += window[ev->pc->index - 1];
+		barrier();
+	}
+	i1 = user_read(ins);
+	c1 = user_read(cyc);
+	if (c0 < 0 || i0 < 0 || c1 < 0 || i1 < 0 || sink < 0)
+		return -1;
+	*dc = c1 - c0;
+	*di = i1 - i0;
+	return 0;
+}
+
+static unsigned long window_address(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/caps/user_window", "r");
+	unsigned long a = 0;
+
+	if (f) {
+		if (fscanf(f, "%lx", &a) != 1)
+			a = 0;
+		fclose(f);
+	}
+	return a;
+}
+
+int main(int argc, char **argv)
+{
+	struct counter cyc[2], ins[2], ev;
+	long long c[4], in[4], ec[2], ei[2];
+	long n = argc > 1 ? strtol(argv[1], NULL, 0) : 0;
+	int type = leon3_pmu_type(), w;
+
+	if (n <= 0) {
+		fprintf(stderr, "usage: read-cost N\n");
+		return 2;
+	}
+	window = (const volatile uint32_t *)window_address();
+	/* [0] both modes, for read(); [1] user mode, for the user reads */
+	if (!window || type < 0 || open_counter(&cyc[0], type, 0x15, 0) ||
+	    open_counter(&ins[0], type, 0x11, 0) || open_counter(&cyc[1], type, 0x15, 1) ||
+	    open_counter(&ins[1], type, 0x11, 1) || open_counter(&ev, type, 0x11, 0)) {
+		printf("user none\n");
+		return 1;
+	}
+	for (w = EMPTY; w <= LOAD; w++) {
+		int u = w == USER || w == LOAD;
+
+		if (measure(&cyc[u], &ins[u], &ev, w, n, &c[w], &in[w]) ||
+		    (w == EMPTY && measure(&cyc[1], &ins[1], &ev, w, n, &ec[1], &ei[1]))) {
+			printf("user none\n");
+			return 1;
+		}
+	}
+	ec[0] = c[EMPTY];
+	ei[0] = in[EMPTY];
+	printf("read %.1f %.1f\n", (double)(c[READ] - ec[0]) / n,
+	       (double)(in[READ] - ei[0]) / n);
+	printf("user %.1f %.1f\n", (double)(c[USER] - ec[1]) / n,
+	       (double)(in[USER] - ei[1]) / n);
+	printf("load %.1f %.1f\n", (double)(c[LOAD] - ec[1]) / n,
+	       (double)(in[LOAD] - ei[1]) / n);
+	return 0;
+}
