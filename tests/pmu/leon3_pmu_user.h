@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the guest test programs share: the leon3_pmu's perf type, a
- * loop of a known number of user instructions counted on an event, and
+ * loop of a known number of user instructions counted on an event,
  * (tools/include/perf-ring.h) a walk over the records of an event's ring
- * buffer.
+ * buffer, and a task's own read of its counter from the user window.
  */
 #ifndef LEON3_PMU_USER_H
 #define LEON3_PMU_USER_H
 
 #include <linux/perf_event.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -63,6 +64,56 @@ static inline long long leon3_count_loop(int fd, long n)
 	if (read(fd, &c, sizeof(c)) != sizeof(c))
 		return -1;
 	return c;
+}
+
+/*
+ * The PMU's user window (Documentation/driver.md): its address from
+ * caps/user_window, or NULL (no window)
+ */
+static inline const volatile uint32_t *leon3_user_window(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/caps/user_window", "r");
+	unsigned long a = 0;
+
+	if (f) {
+		if (fscanf(f, "%lx", &a) != 1)
+			a = 0;
+		fclose(f);
+	}
+	return (const volatile uint32_t *)a;
+}
+
+/*
+ * An event's count read by the task itself, as perf's mmap page @pc
+ * documents it (include/uapi/linux/perf_event.h): the page's lock,
+ * index and offset, and word index - 1 of @window sign-extended from
+ * pmc_width bits, again while the lock moved (counted in *@retries if
+ * not NULL).  -1 where the task may not read the counter now.
+ */
+static inline long long leon3_user_read(volatile struct perf_event_mmap_page *pc,
+					const volatile uint32_t *window, long *retries)
+{
+	uint32_t seq, idx;
+	long long count;
+	int64_t pmc;
+	int tries = 0;
+
+	do {
+		if (tries++ && retries)
+			(*retries)++;
+		seq = pc->lock;
+		__asm__ __volatile__("" : : : "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		pmc = window[idx - 1];
+		pmc = (int64_t)((uint64_t)pmc << (64 - pc->pmc_width)) >>
+		      (64 - pc->pmc_width);
+		count += pmc;
+		__asm__ __volatile__("" : : : "memory");
+	} while (pc->lock != seq);
+	return count;
 }
 
 #endif

@@ -44,32 +44,10 @@ static volatile struct perf_event_mmap_page *pc;
 static const volatile uint32_t *window;
 static long retries;
 
-#define barrier()	__asm__ __volatile__("" : : : "memory")
-
 /* The count as the mmap page and the window give it; -1: no user read */
 static long long self_read(void)
 {
-	uint32_t seq, idx;
-	long long count;
-	int64_t pmc;
-	int tries = 0;
-
-	do {
-		if (tries++)
-			retries++;
-		seq = pc->lock;
-		barrier();
-		idx = pc->index;
-		count = pc->offset;
-		if (!pc->cap_user_rdpmc || !idx)
-			return -1;
-		pmc = window[idx - 1];
-		pmc = (int64_t)((uint64_t)pmc << (64 - pc->pmc_width)) >>
-		      (64 - pc->pmc_width);
-		count += pmc;
-		barrier();
-	} while (pc->lock != seq);
-	return count;
+	return leon3_user_read(pc, window, &retries);
 }
 
 static long long sys_read(int fd)
@@ -115,19 +93,6 @@ static long long read_loop(int fd, long n)
 	return a < 0 || b < 0 ? -1 : b - a;
 }
 
-static unsigned long window_address(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/caps/user_window", "r");
-	unsigned long a = 0;
-
-	if (f) {
-		if (fscanf(f, "%lx", &a) != 1)
-			a = 0;
-		fclose(f);
-	}
-	return a;
-}
-
 static void print_words(const char *what)
 {
 	int i;
@@ -143,14 +108,13 @@ int main(int argc, char **argv)
 	struct perf_event_attr pe;
 	long page = sysconf(_SC_PAGESIZE);
 	int fd, i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long addr = window_address();
 	long long d1, d2;
 	pid_t child;
 
-	printf("window 0x%lx\n", addr);
-	if (!addr)
+	window = leon3_user_window();
+	printf("window %p\n", (const void *)window);
+	if (!window)
 		return 1;
-	window = (const volatile uint32_t *)addr;
 	if (argc > 1 && !strcmp(argv[1], "peek")) {
 		print_words("peek");
 		return 0;

@@ -24,8 +24,6 @@
 
 #include "../../tests/pmu/leon3_pmu_user.h"
 
-#define barrier()	__asm__ __volatile__("" : : : "memory")
-
 struct counter {
 	int fd;
 	volatile struct perf_event_mmap_page *pc;
@@ -53,25 +51,7 @@ static int open_counter(struct counter *c, int type, unsigned long config,
 /* The mmap page's documented read, from the window; -1 if not readable */
 static inline long long user_read(const struct counter *c)
 {
-	volatile struct perf_event_mmap_page *pc = c->pc;
-	uint32_t seq, idx;
-	long long count;
-	int64_t pmc;
-
-	do {
-		seq = pc->lock;
-		barrier();
-		idx = pc->index;
-		count = pc->offset;
-		if (!pc->cap_user_rdpmc || !idx)
-			return -1;
-		pmc = window[idx - 1];
-		pmc = (int64_t)((uint64_t)pmc << (64 - pc->pmc_width)) >>
-		      (64 - pc->pmc_width);
-		count += pmc;
-		barrier();
-	} while (pc->lock != seq);
-	return count;
+	return leon3_user_read(c->pc, window, NULL);
 }
 
 static inline long long sys_read(const struct counter *c)
@@ -101,7 +81,7 @@ static int measure(struct counter *cyc, struct counter *ins, struct counter *ev,
 			sink += user_read(ev);
 		else if (what == LOAD)
 			sink += window[ev->pc->index - 1];
-		barrier();
+		__asm__ __volatile__("" : : : "memory");
 	}
 	i1 = user_read(ins);
 	c1 = user_read(cyc);
@@ -110,19 +90,6 @@ static int measure(struct counter *cyc, struct counter *ins, struct counter *ev,
 	*dc = c1 - c0;
 	*di = i1 - i0;
 	return 0;
-}
-
-static unsigned long window_address(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/leon3_pmu/caps/user_window", "r");
-	unsigned long a = 0;
-
-	if (f) {
-		if (fscanf(f, "%lx", &a) != 1)
-			a = 0;
-		fclose(f);
-	}
-	return a;
 }
 
 int main(int argc, char **argv)
@@ -136,7 +103,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: read-cost N\n");
 		return 2;
 	}
-	window = (const volatile uint32_t *)window_address();
+	window = leon3_user_window();
 	/* [0] both modes, for read(); [1] user mode, for the user reads */
 	if (!window || type < 0 || open_counter(&cyc[0], type, 0x15, 0) ||
 	    open_counter(&ins[0], type, 0x11, 0) || open_counter(&cyc[1], type, 0x15, 1) ||
