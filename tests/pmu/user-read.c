@@ -21,10 +21,11 @@
  *   child V...: the words a child without an event reads (0)
  *
  *
- * Usage: user-read [rdpmc-off | peek | mapped]
+ * Usage: user-read [rdpmc-off | peek | mapped | spin N]
  *   rdpmc-off: only print the page's caps
  *   peek: print the window's words without an event ("peek V...")
  *   mapped: print them with an event mapped ("mapped V...")
+ *   spin N: only run the loop N times (another task's work)
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -111,6 +112,10 @@ int main(int argc, char **argv)
 	long long d1, d2;
 	pid_t child;
 
+	if (argc > 2 && !strcmp(argv[1], "spin")) {
+		leon3_loop(strtol(argv[2], NULL, 0));
+		return 0;
+	}
 	window = leon3_user_window();
 	printf("window %p\n", (const void *)window);
 	if (!window)

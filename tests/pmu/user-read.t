@@ -16,8 +16,9 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
   reads 0 in a task before it maps an event, in a child without one,
   and after the event is unmapped and closed, and in a task without an
   event while a CPU-wide event counts (which a task with its own event
-  mapped does read, as x86's rdpmc would); a disabled event's index is
-  0;
+  mapped does read, as x86's rdpmc would); a task with its event mapped
+  reads nothing of another task's two events that count beside it on
+  the same CPU; a disabled event's index is 0;
 - sysfs rdpmc: 0 makes new events unreadable (cap_user_rdpmc 0), values
   other than 0 and 1 are refused.
 """
@@ -59,6 +60,11 @@ def main():
                   "echo '== cpuwide'",
                   "perf stat -a -e instructions -- sleep 3 >/dev/null 2>&1 &",
                   "sleep 1", "./user-read peek", "./user-read mapped", "wait",
+                  # another task's events on CPU 0 beside it: two counters
+                  "echo '== beside'",
+                  "taskset 1 perf stat -e instructions:u,branches:u -- ./user-read spin 30000000 "
+                  ">/dev/null 2>&1 &",
+                  "sleep 1", "taskset 1 ./user-read mapped", "wait",
                   "echo '== end'"]
         s, why = guest_sections(tmp, "\n".join(script) + "\n", [prog], "--cpus", str(cpus))
         what = f"{cpus} CPU{'s' * (cpus > 1)}"
@@ -103,6 +109,11 @@ def main():
         check(f"{what}: ... and a task with its own event mapped reads a CPU-wide "
               "event's counter too, as with x86's rdpmc (two words counting)",
               sum(x != "0" for x in mapped) >= 2, str(mapped))
+        beside = values(s.get("beside", [])).get("mapped", [])
+        check(f"{what}: while another task's two events count on the same CPU, a task "
+              "reads only its own counter from the window (a counter an event leaves is "
+              "cleared)", len(beside) == 7 and sum(x != "0" for x in beside) == 1,
+              str(beside))
         off = values(s.get("off", []))
         check(f"{what}: with sysfs rdpmc 0, a new event is not readable (cap_user_rdpmc 0, "
               "index 0)", off.get("cap_user_rdpmc") == ["0"] and off.get("index") == ["0"],
