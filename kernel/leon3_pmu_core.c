@@ -682,15 +682,21 @@ static bool leon3_rdpmc_allowed(struct mm_struct *mm)
 	return false;
 }
 
-/* This CPU's UWIN.EN as the running task may have it */
-static void leon3_pmu_uwin_sync(void *info)
+/* This CPU's UWIN.EN for a task of @mm (preemption off) */
+static void leon3_pmu_uwin_for(struct mm_struct *mm)
 {
-	u32 en = leon3_rdpmc_allowed(current->mm) ? UWIN_EN : 0;
+	u32 en = leon3_rdpmc_allowed(mm) ? UWIN_EN : 0;
 
 	if (__this_cpu_read(leon3_pmu_uwin) != en) {
 		__this_cpu_write(leon3_pmu_uwin, en);
 		leon3_pmu_reg_write(PMU_UWIN, en);
 	}
+}
+
+/* ... for the task it runs now (on every CPU, by IPI) */
+static void leon3_pmu_uwin_sync(void *info)
+{
+	leon3_pmu_uwin_for(current->mm);
 }
 
 /*
@@ -1138,17 +1144,10 @@ static struct pmu leon3_pmu = {
  */
 static void leon3_pmu_switch(struct task_struct *next)
 {
-	u32 en;
-
 	if (leon3_pmu_features & FEAT_PID)
 		leon3_pmu_reg_write(PMU_PID, task_pid_nr(next));
-	if (!leon3_pmu_window)
-		return;
-	en = leon3_rdpmc_allowed(next->mm) ? UWIN_EN : 0;
-	if (__this_cpu_read(leon3_pmu_uwin) != en) {
-		__this_cpu_write(leon3_pmu_uwin, en);
-		leon3_pmu_reg_write(PMU_UWIN, en);
-	}
+	if (leon3_pmu_window)
+		leon3_pmu_uwin_for(next->mm);
 }
 
 static void leon3_pmu_reset_cpu(void *info)
