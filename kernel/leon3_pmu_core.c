@@ -233,6 +233,12 @@ struct leon3_rdpmc_mm {
 
 static DEFINE_HASHTABLE(leon3_rdpmc_mms, 4);
 static DEFINE_RAW_SPINLOCK(leon3_rdpmc_lock);
+/*
+ * How many: while none, a context switch looks no bucket up, so that
+ * what the kernel reads does not depend on where its mm is (the caches'
+ * counts of a run stay the same from boot to boot)
+ */
+static unsigned int leon3_rdpmc_nr;
 static DEFINE_PER_CPU(u32, leon3_pmu_uwin);	/* this CPU's UWIN.EN */
 
 static bool leon3_event_known(u32 id)
@@ -685,7 +691,7 @@ static bool leon3_rdpmc_allowed(struct mm_struct *mm)
 /* This CPU's UWIN.EN for a task of @mm (preemption off) */
 static void leon3_pmu_uwin_for(struct mm_struct *mm)
 {
-	u32 en = leon3_rdpmc_allowed(mm) ? UWIN_EN : 0;
+	u32 en = READ_ONCE(leon3_rdpmc_nr) && leon3_rdpmc_allowed(mm) ? UWIN_EN : 0;
 
 	if (__this_cpu_read(leon3_pmu_uwin) != en) {
 		__this_cpu_write(leon3_pmu_uwin, en);
@@ -723,6 +729,7 @@ static void leon3_pmu_event_mapped(struct perf_event *event,
 		new->mm = mm;
 		new->maps = 1;
 		hash_add_rcu(leon3_rdpmc_mms, &new->node, (unsigned long)mm);
+		WRITE_ONCE(leon3_rdpmc_nr, leon3_rdpmc_nr + 1);
 		new = NULL;
 	}
 	raw_spin_unlock_irqrestore(&leon3_rdpmc_lock, flags);
@@ -745,6 +752,7 @@ static void leon3_pmu_event_unmapped(struct perf_event *event,
 			break;
 	if (m && !--m->maps) {
 		hash_del_rcu(&m->node);
+		WRITE_ONCE(leon3_rdpmc_nr, leon3_rdpmc_nr - 1);
 		gone = true;
 	}
 	raw_spin_unlock_irqrestore(&leon3_rdpmc_lock, flags);
