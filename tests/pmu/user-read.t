@@ -20,7 +20,10 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
   reads nothing of another task's two events that count beside it on
   the same CPU; a disabled event's index is 0;
 - sysfs rdpmc: 0 makes new events unreadable (cap_user_rdpmc 0), values
-  other than 0 and 1 are refused.
+  other than 0 and 1 are refused;
+- a machine without the window (pmu-window=0) has neither sysfs rdpmc
+  nor caps/user_window; QEMU refuses a window address that is not 4 KiB
+  aligned.
 """
 
 import os
@@ -28,7 +31,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import not_ok, check, guest_sections, build_guest  # noqa: E402
+from lib import not_ok, check, guest_sections, build_guest, qemu_refuses  # noqa: E402
 
 N1, N2 = 1000, 101000
 RDPMC = "/sys/bus/event_source/devices/leon3_pmu/rdpmc"
@@ -118,6 +121,26 @@ def main():
         check(f"{what}: with sysfs rdpmc 0, a new event is not readable (cap_user_rdpmc 0, "
               "index 0)", off.get("cap_user_rdpmc") == ["0"] and off.get("index") == ["0"],
               str(off))
+
+    # a machine without the window: nothing readable, and no sysfs for it
+    script = ["cd /root", "echo '== none'", f"ls {RDPMC} 2>&1",
+              "ls /sys/bus/event_source/devices/leon3_pmu/caps/user_window 2>&1",
+              "./user-read; echo \"exit $?\"", "echo '== end'"]
+    s, why = guest_sections(tmp, "\n".join(script) + "\n", [prog],
+                            "--qemu-opt=-global", "--qemu-opt=LEON3-sparc-cpu.pmu-window=0")
+    if s is None:
+        not_ok(f"pmu-window=0: the guest runs user-read: {why}")
+    else:
+        none = s.get("none", [])
+        check("pmu-window=0 (no window): neither sysfs rdpmc nor caps/user_window, and "
+              "user-read says there is no window (exit 1)",
+              len(none) >= 3 and "No such file" in none[0] and "No such file" in none[1] and
+              none[-1] == "exit 1", str(none))
+    # bad input: refused when QEMU starts, with the reason
+    rc, err = qemu_refuses("pmu-window=0x80100004")
+    check("QEMU refuses pmu-window=0x80100004, saying it must be 4 KiB aligned",
+          rc == 1 and "pmu-window 0x80100004: must be 4 KiB aligned" in err,
+          f"exit {rc}: {err[-300:]}")
 
 
 main()
