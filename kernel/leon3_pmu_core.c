@@ -675,23 +675,25 @@ static int leon3_pmu_event_idx(struct perf_event *event)
 	return event->hw.idx + 1;
 }
 
-/* RCU, or preemption off: may a task of @mm read the window? */
-static bool leon3_rdpmc_allowed(struct mm_struct *mm)
+/*
+ * @mm's entry in the table of mms that may read the window, or NULL;
+ * under RCU, preemption off or leon3_rdpmc_lock
+ */
+static struct leon3_rdpmc_mm *leon3_rdpmc_find(struct mm_struct *mm)
 {
 	struct leon3_rdpmc_mm *m;
 
-	if (!mm)
-		return false;
 	hash_for_each_possible_rcu(leon3_rdpmc_mms, m, node, (unsigned long)mm)
 		if (m->mm == mm)
-			return true;
-	return false;
+			return m;
+	return NULL;
 }
 
 /* This CPU's UWIN.EN for a task of @mm (preemption off) */
 static void leon3_pmu_uwin_for(struct mm_struct *mm)
 {
-	u32 en = READ_ONCE(leon3_rdpmc_nr) && leon3_rdpmc_allowed(mm) ? UWIN_EN : 0;
+	u32 en = mm && READ_ONCE(leon3_rdpmc_nr) && leon3_rdpmc_find(mm) ?
+		 UWIN_EN : 0;
 
 	if (__this_cpu_read(leon3_pmu_uwin) != en) {
 		__this_cpu_write(leon3_pmu_uwin, en);
@@ -720,9 +722,7 @@ static void leon3_pmu_event_mapped(struct perf_event *event,
 		return;
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	raw_spin_lock_irqsave(&leon3_rdpmc_lock, flags);
-	hash_for_each_possible(leon3_rdpmc_mms, m, node, (unsigned long)mm)
-		if (m->mm == mm)
-			break;
+	m = leon3_rdpmc_find(mm);
 	if (m) {
 		m->maps++;
 	} else if (new) {
@@ -747,9 +747,7 @@ static void leon3_pmu_event_unmapped(struct perf_event *event,
 	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
 		return;
 	raw_spin_lock_irqsave(&leon3_rdpmc_lock, flags);
-	hash_for_each_possible(leon3_rdpmc_mms, m, node, (unsigned long)mm)
-		if (m->mm == mm)
-			break;
+	m = leon3_rdpmc_find(mm);
 	if (m && !--m->maps) {
 		hash_del_rcu(&m->node);
 		WRITE_ONCE(leon3_rdpmc_nr, leon3_rdpmc_nr - 1);
