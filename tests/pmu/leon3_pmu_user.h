@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* leon3_ring_*: the records of an event's ring buffer */
@@ -41,6 +42,32 @@ static inline int leon3_pmu_type(void)
 	return leon3_pmu_type_of("leon3_pmu");
 }
 
+/*
+ * A counting leon3_pmu event @config of the calling task (user mode only
+ * with @user_only), enabled: its fd, or -1 with errno
+ */
+static inline int leon3_open_counting(unsigned long config, int user_only)
+{
+	struct perf_event_attr pe;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	pe.type = leon3_pmu_type();
+	pe.config = config;
+	pe.exclude_kernel = user_only;
+	return syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+}
+
+/* The count of the event @fd, with read(); -1 if the read fails */
+static inline long long leon3_read_count(int fd)
+{
+	long long c = -1;
+
+	if (read(fd, &c, sizeof(c)) != sizeof(c))
+		return -1;
+	return c;
+}
+
 /* n iterations of subcc, bne, nop after a mov: 3n + 1 instructions */
 static inline void leon3_loop(long n)
 {
@@ -55,15 +82,11 @@ static inline void leon3_loop(long n)
 /* Count one loop of @n iterations on @fd (reset, enable, disable, read) */
 static inline long long leon3_count_loop(int fd, long n)
 {
-	long long c = -1;
-
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	leon3_loop(n);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &c, sizeof(c)) != sizeof(c))
-		return -1;
-	return c;
+	return leon3_read_count(fd);
 }
 
 /*

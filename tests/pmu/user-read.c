@@ -32,7 +32,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "leon3_pmu_user.h"
@@ -49,15 +48,6 @@ static long retries;
 static long long self_read(void)
 {
 	return leon3_user_read(pc, window, &retries);
-}
-
-static long long sys_read(int fd)
-{
-	long long c = -1;
-
-	if (read(fd, &c, sizeof(c)) != sizeof(c))
-		return -1;
-	return c;
 }
 
 static void move_to(int cpu)
@@ -87,10 +77,10 @@ static long long self_loop(long n, int other, int home)
 
 static long long read_loop(int fd, long n)
 {
-	long long a = sys_read(fd), b;
+	long long a = leon3_read_count(fd), b;
 
 	leon3_loop(n);
-	b = sys_read(fd);
+	b = leon3_read_count(fd);
 	return a < 0 || b < 0 ? -1 : b - a;
 }
 
@@ -106,7 +96,6 @@ static void print_words(const char *what)
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr pe;
 	long page = sysconf(_SC_PAGESIZE);
 	int fd, i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long long d1, d2;
@@ -126,12 +115,7 @@ int main(int argc, char **argv)
 	}
 	print_words("before");		/* no event mapped: 0 */
 
-	memset(&pe, 0, sizeof(pe));
-	pe.size = sizeof(pe);
-	pe.type = leon3_pmu_type();
-	pe.config = 0x11;		/* instructions */
-	pe.exclude_kernel = 1;
-	fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	fd = leon3_open_counting(0x11, 1);	/* instructions:u */
 	if (fd < 0) {
 		perror("perf_event_open");
 		return 1;
@@ -164,7 +148,7 @@ int main(int argc, char **argv)
 	}
 	printf("gap");
 	for (i = 0; i < 3; i++) {
-		long long r = sys_read(fd);
+		long long r = leon3_read_count(fd);
 		long long s = self_read();
 
 		printf(" %lld", s < 0 || r < 0 ? -1 : s - r);

@@ -20,7 +20,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../../tests/pmu/leon3_pmu_user.h"
 
@@ -31,17 +30,9 @@ struct counter {
 
 static const volatile uint32_t *window;
 
-static int open_counter(struct counter *c, int type, unsigned long config,
-			int user_only)
+static int open_counter(struct counter *c, unsigned long config, int user_only)
 {
-	struct perf_event_attr pe;
-
-	memset(&pe, 0, sizeof(pe));
-	pe.size = sizeof(pe);
-	pe.type = type;
-	pe.config = config;
-	pe.exclude_kernel = user_only;
-	c->fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	c->fd = leon3_open_counting(config, user_only);
 	if (c->fd < 0)
 		return -1;
 	c->pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, c->fd, 0);
@@ -52,15 +43,6 @@ static int open_counter(struct counter *c, int type, unsigned long config,
 static inline long long user_read(const struct counter *c)
 {
 	return leon3_user_read(c->pc, window, NULL);
-}
-
-static inline long long sys_read(const struct counter *c)
-{
-	long long v = -1;
-
-	if (read(c->fd, &v, sizeof(v)) != sizeof(v))
-		return -1;
-	return v;
 }
 
 enum { EMPTY, READ, USER, LOAD };
@@ -76,7 +58,7 @@ static int measure(struct counter *cyc, struct counter *ins, struct counter *ev,
 	i0 = user_read(ins);
 	for (i = 0; i < n; i++) {
 		if (what == READ)
-			sink += sys_read(ev);
+			sink += leon3_read_count(ev->fd);
 		else if (what == USER)
 			sink += user_read(ev);
 		else if (what == LOAD)
@@ -97,7 +79,7 @@ int main(int argc, char **argv)
 	struct counter cyc[2], ins[2], ev;
 	long long c[4], in[4], ec[2], ei[2];
 	long n = argc > 1 ? strtol(argv[1], NULL, 0) : 0;
-	int type = leon3_pmu_type(), w;
+	int w;
 
 	if (n <= 0) {
 		fprintf(stderr, "usage: read-cost N\n");
@@ -105,9 +87,9 @@ int main(int argc, char **argv)
 	}
 	window = leon3_user_window();
 	/* [0] both modes, for read(); [1] user mode, for the user reads */
-	if (!window || type < 0 || open_counter(&cyc[0], type, 0x15, 0) ||
-	    open_counter(&ins[0], type, 0x11, 0) || open_counter(&cyc[1], type, 0x15, 1) ||
-	    open_counter(&ins[1], type, 0x11, 1) || open_counter(&ev, type, 0x11, 0)) {
+	if (!window || open_counter(&cyc[0], 0x15, 0) || open_counter(&ins[0], 0x11, 0) ||
+	    open_counter(&cyc[1], 0x15, 1) || open_counter(&ins[1], 0x11, 1) ||
+	    open_counter(&ev, 0x11, 0)) {
 		printf("user none\n");
 		return 1;
 	}
