@@ -6,7 +6,8 @@
  * of the window at caps/user_window, retried when the lock moved.
  *
  * Prints "name value" lines for tests/pmu/user-read.t:
- *   window ADDR, cap_user_rdpmc C, pmc_width W, index I
+ *   window ADDR UAPI: caps/user_window's address and <asm/leon_pmu.h>'s
+ *   cap_user_rdpmc C, pmc_width W, index I
  *   self N1 N2 D / read N1 N2 D: the user instructions a loop of N2
  *     iterations counts more than one of N1, read from the window and
  *     with read() (3 (N2 - N1) if both are exact)
@@ -19,6 +20,7 @@
  *   closed V...: the window's words after the event is unmapped and
  *     closed (0: nothing of it left to read)
  *   child V...: the words a child without an event reads (0)
+ *   store S: the signal that ends a child that stores to the window
  *
  *
  * Usage: user-read [rdpmc-off | peek | mapped | spin N]
@@ -33,6 +35,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <asm/leon_pmu.h>
 
 #include "leon3_pmu_user.h"
 
@@ -97,7 +100,7 @@ static void print_words(const char *what)
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int fd, i, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fd, i, status, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long long d1, d2;
 	pid_t child;
 
@@ -106,7 +109,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	window = leon3_user_window();
-	printf("window %p\n", (const void *)window);
+	printf("window %p %p\n", (const void *)window, (const void *)LEON_PMU_USER_WINDOW);
 	if (!window)
 		return 1;
 	if (argc > 1 && !strcmp(argv[1], "peek")) {
@@ -162,6 +165,15 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	waitpid(child, NULL, 0);
+
+	/* a store to the window: the page is read-only, even for the kernel */
+	child = fork();
+	if (child == 0) {
+		((volatile uint32_t *)window)[pc->index - 1] = 0;
+		_exit(0);
+	}
+	waitpid(child, &status, 0);
+	printf("store %d\n", WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	printf("disabled %u\n", pc->index);

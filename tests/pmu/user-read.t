@@ -19,6 +19,10 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
   mapped does read, as x86's rdpmc would); a task with its event mapped
   reads nothing of another task's two events that count beside it on
   the same CPU; a disabled event's index is 0;
+- a store to the window ends the task with SIGSEGV;
+- perf's own "User space counter reading" tests (libperf's
+  perf_mmap__read_self(), kernel patch 0050) pass, their loops' counts
+  read from the window, and are skipped with sysfs rdpmc 0;
 - sysfs rdpmc: 0 makes new events unreadable (cap_user_rdpmc 0), values
   other than 0 and 1 are refused;
 - a machine without the window (pmu-window=0) has neither sysfs rdpmc
@@ -27,6 +31,7 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
 """
 
 import os
+import re
 import sys
 import tempfile
 
@@ -45,6 +50,40 @@ def values(lines):
         if f:
             out[f[0]] = f[1:]
     return out
+
+
+def check_perf_test(what, out, off):
+    """perf test "User space counter reading" (tools/perf/tests/mmap-basic.c):
+    each of its two tests opens an event, maps it and reads it with
+    libperf's perf_mmap__read_self() around loops of 0x10000 << i
+    iterations of a volatile int's decrement (i = 0..4), with -vv their
+    counts.  libperf reads the window whenever the page's cap_user_rdpmc
+    and index allow it, never read(): counts that grow with the loops are
+    the window's."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(out))     # perf's colours
+    for ev in ("instructions", "cycles"):
+        got = re.findall(rf"User space counter reading of {ev}[ \t]*:[ \t]*(\S+)", text)
+        check(f"{what}: perf test: User space counter reading of {ev}: Ok",
+              got[-1:] == ["Ok"], text[-600:])
+    # its -vv lines: "loop = N, count = C", instructions' first
+    loops = [(int(a), int(b)) for a, b in re.findall(r"loop = (\d+), count = (\d+)", text)]
+    ins = loops[:5]
+    # its loop, a volatile int's decrement and test, is 4 instructions an
+    # iteration or more (a load, the decrement, a store, a branch), and
+    # not 12.  The event counts kernel mode too, whose work in a loop (a
+    # timer tick; on 4 CPUs sharing the host's 2, a cross-call that
+    # waits for a CPU the host does not run: 6.6 million instructions
+    # once) only adds: so every loop's count is 4 an iteration or more,
+    # and the loop with the fewest an iteration has 4 to 12.
+    rate = min((c / n for n, c in ins), default=0)
+    check(f"{what}: perf test: its instruction counts, read from the window, follow its "
+          "loops (4 to 12 instructions an iteration)",
+          len(loops) == 10 and all(c >= 4 * n for n, c in ins) and 4 <= rate <= 12,
+          str(loops))
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(off))
+    check(f"{what}: perf test with sysfs rdpmc 0: both user-read tests skipped (no "
+          "cap_user_rdpmc)", len(re.findall(r"User space counter reading of \w+[ \t]*:[ \t]*Skip",
+                                                text)) == 2, text[-600:])
 
 
 def main():
@@ -68,6 +107,12 @@ def main():
                   "taskset 1 perf stat -e instructions:u,branches:u -- ./user-read spin 30000000 "
                   ">/dev/null 2>&1 &",
                   "sleep 1", "taskset 1 ./user-read mapped", "wait",
+                  # perf's own test, through libperf's perf_mmap__read_self()
+                  "echo '== perftest'", "perf test -vv 'User space counter reading' 2>&1",
+                  "echo '== perftest-off'",
+                  # (perf ends its colour after the last newline)
+                  f"echo 0 >{RDPMC}; perf test 'User space counter reading' 2>&1; "
+                  f"echo; echo 1 >{RDPMC}",
                   "echo '== end'"]
         s, why = guest_sections(tmp, "\n".join(script) + "\n", [prog], "--cpus", str(cpus))
         what = f"{cpus} CPU{'s' * (cpus > 1)}"
@@ -77,8 +122,9 @@ def main():
         v = values(s.get("run", []))
         print(f"# {what}: " + " | ".join(s.get("run", [])))
         check(f"{what}: user-read exits 0", v.get("exit") == ["0"], str(v.get("exit")))
-        check(f"{what}: caps/user_window names the window's address",
-              v.get("window", ["0x0"])[0] != "0x0", str(v.get("window")))
+        win = v.get("window", ["0x0", ""])
+        check(f"{what}: caps/user_window names the window's address, the UAPI's "
+              "LEON_PMU_USER_WINDOW", win[0] != "0x0" and win[:1] == win[1:], str(win))
         check(f"{what}: a task's event is readable from user space: cap_user_rdpmc 1, "
               "pmc_width 32, an index",
               v.get("cap_user_rdpmc") == ["1"] and v.get("pmc_width") == ["32"] and
@@ -100,6 +146,8 @@ def main():
                           ("closed", "the task once its event is unmapped and closed")):
             check(f"{what}: the window reads 0 in {why}", v.get(name) == ["0"] * 7,
                   str(v.get(name)))
+        check(f"{what}: a store to the window ends the task with SIGSEGV (the page is "
+              "read-only)", v.get("store") == ["11"], str(v.get("store")))
         check(f"{what}: a disabled event's index is 0 (no user read)",
               v.get("disabled") == ["0"], str(v.get("disabled")))
         bad = s.get("bad", [])
@@ -117,6 +165,7 @@ def main():
               "reads only its own counter from the window (a counter an event leaves is "
               "cleared)", len(beside) == 7 and sum(x != "0" for x in beside) == 1,
               str(beside))
+        check_perf_test(what, s.get("perftest", []), s.get("perftest-off", []))
         off = values(s.get("off", []))
         check(f"{what}: with sysfs rdpmc 0, a new event is not readable (cap_user_rdpmc 0, "
               "index 0)", off.get("cap_user_rdpmc") == ["0"] and off.get("index") == ["0"],
