@@ -19,6 +19,14 @@
  *                           instructions over loop(N): "overflow T calls C
  *                           count V", or "overflow T error STEP CODE
  *                           MESSAGE" where a step refuses T
+ *   papi-count read N1 N2   PAPI_read() of a running PAPI_TOT_INS: "fast F"
+ *                           (the perf_event component's fast_counter_read:
+ *                           1 where it reads the counter from user
+ *                           space), "read D1 D2" the counts of loop(N1)
+ *                           and loop(N2) between reads (user mode), "gap
+ *                           G1 G2" the counts between three reads back to
+ *                           back, counting kernel mode too (a read()
+ *                           system call is there, a user read is not)
  *   papi-count dcm P1 P2    PAPI_L1_LDM, PAPI_L1_STM and PAPI_L1_DCM over
  *                           P1, then P2 sweeps of arrays of 8 times the L1
  *                           D-cache that PAPI's hardware info reports, a
@@ -276,6 +284,50 @@ static int overflow(long n, int threshold)
 	return 0;
 }
 
+/*
+ * Start @es, read it, run loop(@n[0]), read, loop(@n[1]), read (no loop
+ * for 0): each read's value in @v; stop and free @es
+ */
+static void reads_around(int es, const long n[2], long long v[3])
+{
+	int ret = PAPI_start(es), i;
+
+	for (i = 0; ret == PAPI_OK && i < 3; i++) {
+		if (i && n[i - 1])
+			loop(n[i - 1]);
+		ret = PAPI_read(es, &v[i]);
+	}
+	if (ret != PAPI_OK)
+		die("PAPI_start or PAPI_read", ret);
+	ret = PAPI_stop(es, NULL);
+	if (ret != PAPI_OK)
+		die("PAPI_stop", ret);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+}
+
+static int reads(long n1, long n2)
+{
+	static const char *const ev[] = { "PAPI_TOT_INS" };
+	const PAPI_component_info_t *ci;
+	const long n[2] = { n1, n2 }, none[2] = { 0, 0 };
+	long long v[3];
+	int ret;
+
+	init();
+	ci = PAPI_get_component_info(PAPI_get_component_index("perf_event"));
+	printf("fast %d\n", ci ? ci->fast_counter_read : -1);
+	reads_around(event_set(ev, 1), n, v);
+	printf("read %lld %lld\n", v[1] - v[0], v[2] - v[1]);
+	ret = PAPI_set_domain(PAPI_DOM_ALL);
+	if (ret != PAPI_OK)
+		die("PAPI_set_domain", ret);
+	reads_around(event_set(ev, 1), none, v);
+	printf("gap %lld %lld\n", v[1] - v[0], v[2] - v[1]);
+	PAPI_shutdown();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "ll"))
@@ -288,6 +340,8 @@ int main(int argc, char **argv)
 		return dcache_misses(atol(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "overflow"))
 		return overflow(atol(argv[2]), atoi(argv[3]));
-	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME | dcm P1 P2 | overflow N T\n");
+	if (argc == 4 && !strcmp(argv[1], "read"))
+		return reads(atol(argv[2]), atol(argv[3]));
+	fprintf(stderr, "usage: papi-count ll N1 N2 | hl N1 N2 | event NAME | dcm P1 P2 | overflow N T | read N1 N2\n");
 	return 2;
 }

@@ -10,7 +10,11 @@ Documentation/pmu-registers.md; papi_command_line counts presets;
 tests/pmu/papi-count.c counts a loop whose counts are known from its
 code with the low-level and the high-level APIs, exactly (the difference
 of two loop lengths, so that what PAPI runs around the loop cancels
-out).  papi_mem_info reports the document's cache geometry, which PAPI
+out).  PAPI_read() reads its counter from user space (the perf_event
+component's fast read, through the driver's user window) where sysfs
+rdpmc is 1 and with read() where it is 0: exact either way, and two
+reads back to back count kernel instructions only with read().
+papi_mem_info reports the document's cache geometry, which PAPI
 reads from the kernel's cacheinfo, and PAPI_L1_LDM, PAPI_L1_STM and
 PAPI_L1_DCM count exactly what that geometry predicts for sweeps of
 loads and of stores over 8 times the D-cache.
@@ -74,6 +78,7 @@ def boot(tmp, script, adds, *extra):
 GUEST = r"""
 cd /root
 B=/root/papi/bin
+RDPMC=/sys/bus/event_source/devices/leon3_pmu/rdpmc
 sec() { echo "== $1"; }
 sec avail; $B/papi_avail -a 2>&1; echo "exit $?"
 sec native; $B/papi_native_avail 2>&1; echo "exit $?"
@@ -81,6 +86,8 @@ sec command-line; $B/papi_command_line PAPI_TOT_INS PAPI_L1_DCM PAPI_BR_TKN 2>&1
 sec ll; ./papi-count ll N1 N2 2>&1; echo "exit $?"
 sec hl; PAPI_EVENTS=PAPI_TOT_INS,PAPI_LD_INS,PAPI_BR_TKN PAPI_OUTPUT_DIRECTORY=/tmp/hl ./papi-count hl N1 N2 2>&1
 echo "exit $?"; cat /tmp/hl/papi_hl_output/*.json
+sec fast; ./papi-count read N1 N2 2>&1; echo "exit $?"
+sec slow; echo 0 >$RDPMC; ./papi-count read N1 N2 2>&1; echo "exit $?"; echo 1 >$RDPMC
 sec meminfo; $B/papi_mem_info 2>&1; echo "exit $?"
 sec dcm; ./papi-count dcm P1 P2 2>&1; echo "exit $?"
 sec overflow; echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
@@ -98,6 +105,37 @@ sec component; /root/papi/bin/papi_component_avail 2>&1
 sec event; ./papi-count event PAPI_TOT_INS 2>&1; ./papi-count event leon3::INSTRUCTIONS 2>&1
 sec end
 """
+
+
+def check_fast_read(s, d):
+    """PAPI_read() reads the counter from user space where the driver lets
+    a task read it (sysfs rdpmc 1, tools/papi patch 0006), with a read()
+    system call where not (rdpmc 0), and counts exactly either way."""
+    hdr = "\n".join(s.get("avail", []))
+    check("papi_avail's header: Fast counter read (rdpmc): yes",
+          "Fast counter read (rdpmc): yes" in hdr, hdr[:600])
+    for sec, fast, how in (("fast", 1, "from user space (rdpmc 1)"),
+                           ("slow", 0, "with read() (rdpmc 0)")):
+        v = {x.split()[0]: x.split()[1:] for x in s.get(sec, []) if x.split()}
+        check(f"PAPI's perf_event component: fast_counter_read {fast} with sysfs "
+              f"rdpmc {fast}", v.get("fast") == [str(fast)] and v.get("exit") == ["0"], str(v))
+        r = [int(x) for x in v.get("read", [])]
+        check(f"PAPI_read() {how}: loop({N2}) - loop({N1}) between reads = {5 * d} "
+              f"instructions, exactly", len(r) == 2 and r[1] - r[0] == 5 * d, str(r))
+        gap = [int(x) for x in v.get("gap", [])]
+        # Kernel mode counted too: a read() system call is a trap, the
+        # syscall's entry and exit and perf's read, more than 1000
+        # instructions; a read from user space enters no kernel, and runs
+        # PAPI's own code alone, a few hundred.  The smaller of two gaps,
+        # so that a timer tick in one does not count.
+        if fast:
+            check("PAPI_read() from user space enters no kernel: two PAPI_read()s back to "
+                  "back count under 1000 instructions, kernel mode included",
+                  len(gap) == 2 and 0 < min(gap) < 1000, str(gap))
+        else:
+            check("PAPI_read() with read(): two PAPI_read()s back to back count over 1000 "
+                  "instructions with kernel mode (the system call's)",
+                  len(gap) == 2 and min(gap) > 1000, str(gap))
 
 
 def check_caches(s):
@@ -236,6 +274,8 @@ def main():
     check(f"PAPI high-level API: regions n2 - n1 = {5 * d} instructions, {d} loads and "
           f"taken branches, exactly",
           diff == {"PAPI_TOT_INS": 5 * d, "PAPI_LD_INS": d, "PAPI_BR_TKN": d}, str(diff))
+
+    check_fast_read(s, d)
 
     check_caches(s)
 
