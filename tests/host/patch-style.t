@@ -152,7 +152,7 @@ for p in $(series_patches "$g/series"); do
 	is "glibc-patches: $p adds no trailing whitespace and no line over 79 columns" "$bad" ""
 done
 
-# libpfm4 and PAPI have no checkpatch either: each series is checked for
+# libpfm4, PAPI and perf_event_tests have no checkpatch either: each series is checked for
 # a mailed patch's parts ([PATCH i/N] subjects in the series' order, a
 # message of its own, a Signed-off-by) and, in what it adds, no trailing
 # whitespace and no space before a tab (both indent with tabs).
@@ -176,3 +176,4 @@ check_mailed_series() {
 }
 check_mailed_series "$TOP/tools/libpfm4/patches"
 check_mailed_series "$TOP/tools/papi/patches"
+check_mailed_series "$TOP/tools/perf-event-tests/patches"

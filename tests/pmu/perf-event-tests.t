@@ -35,6 +35,11 @@ def main():
         check("exits 1: results nothing explains", r.returncode == 1, f"exit {r.returncode}")
         check("the stand-in tree is not written to", not os.path.exists(
             os.path.join(STANDIN, "tests/basic/pass")))
+        check("the project's patch to the suite's rdpmc tests, which the stand-in lacks, "
+              "is named as not applying, and the build goes on",
+              "the project's patch 0001-rdpmc-read-the-counters-from-user-space-on-32-bit-SP"
+              ".patch does not apply to this tree" in text and "building tests/basic" in text,
+              text[:600])
         check("progress: each directory's build, each guest",
               "building tests/basic (1/2)" in text and "1 CPU(s), chunk 1: 4 programs" in text
               and "2 CPU(s), chunk 0: 8 programs" in text, text[-600:])
