@@ -23,14 +23,17 @@
  *   store S: the signal that ends a child that stores to the window
  *
  *
- * Usage: user-read [rdpmc-off | peek | mapped | spin N]
+ * Usage: user-read [rdpmc-off | peek | mapped | spin N | storm N]
  *   rdpmc-off: only print the page's caps
  *   peek: print the window's words without an event ("peek V...")
  *   mapped: print them with an event mapped ("mapped V...")
  *   spin N: only run the loop N times (another task's work)
+ *   storm N: N window reads beside a task that spins on the same CPU
+ *     (storm())
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -97,6 +100,39 @@ static void print_words(const char *what)
 	printf("\n");
 }
 
+/*
+ * @n window reads in a row, on CPU 0 beside another task that spins
+ * there: the scheduler switches between the two, and the switch's update
+ * of the mmap page lands in the middle of a read about as often as it
+ * comes, which the read's lock then retries.  Prints "storm N R B G":
+ * the reads, how many the lock retried, how many went back from the one
+ * before (0), and then a read() less a window read at once (the same few
+ * instructions as "gap").
+ */
+static int storm(int fd, long n)
+{
+	long long prev = 0, now, r;
+	long i, back = 0;
+	pid_t spinner;
+
+	move_to(0);
+	spinner = fork();
+	if (spinner == 0) {
+		for (;;)
+			leon3_loop(1000000);
+	}
+	for (i = 0; i < n; i++) {
+		now = self_read();
+		back += now < prev;
+		prev = now;
+	}
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	r = leon3_read_count(fd);
+	printf("storm %ld %ld %ld %lld\n", n, retries, back, self_read() - r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -130,6 +166,8 @@ int main(int argc, char **argv)
 	}
 	printf("cap_user_rdpmc %d\npmc_width %d\nindex %u\n", (int)pc->cap_user_rdpmc,
 	       (int)pc->pmc_width, pc->index);
+	if (argc > 2 && !strcmp(argv[1], "storm"))
+		return storm(fd, strtol(argv[2], NULL, 0));
 	if (argc > 1 && !strcmp(argv[1], "mapped")) {
 		leon3_loop(N2);
 		print_words("mapped");

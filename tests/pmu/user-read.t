@@ -12,6 +12,9 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
   the middle of each loop;
 - read() and a window read at once differ by the same few instructions
   (the return from read() to the load) every time;
+- reads in a row beside a task that spins on the same CPU: the mmap
+  page's lock retries the reads a context switch cuts, and no read goes
+  back;
 - nothing of another task's counts or of a closed event: the window
   reads 0 in a task before it maps an event, in a child without one,
   and after the event is unmapped and closed, and in a task without an
@@ -39,6 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lib import not_ok, check, guest_sections, build_guest, qemu_refuses  # noqa: E402
 
 N1, N2 = 1000, 101000
+STORM = 200000          # window reads beside a task spinning on the same CPU
 RDPMC = "/sys/bus/event_source/devices/leon3_pmu/rdpmc"
 
 
@@ -96,6 +100,7 @@ def main():
     for cpus in (1, 2, 4):
         script = ["cd /root",
                   "echo '== run'", "./user-read; echo \"exit $?\"",
+                  "echo '== storm'", f"./user-read storm {STORM}",
                   "echo '== bad'", f"echo 2 >{RDPMC} 2>&1; echo \"exit $?\"; cat {RDPMC}",
                   "echo '== off'", f"echo 0 >{RDPMC}; ./user-read rdpmc-off; echo 1 >{RDPMC}",
                   # a CPU-wide event counts on every CPU meanwhile
@@ -141,6 +146,12 @@ def main():
         check(f"{what}: read() then a window read: the same few instructions apart "
               "each time (the return from read() to the load)",
               len(gap) == 3 and len(set(gap)) == 1 and 0 < int(gap[0]) < 200, str(gap))
+        st = values(s.get("storm", [])).get("storm", [])
+        check(f"{what}: {STORM} window reads in a row beside a task that spins on the same "
+              "CPU: the lock retried some (a context switch in the middle of a read), no read "
+              "went back, and a read() then a window read after them are a few instructions "
+              "apart", len(st) == 4 and st[0] == str(STORM) and int(st[1]) > 0 and
+              st[2] == "0" and 0 < int(st[3]) < 200, str(st))
         for name, why in (("before", "a task before it maps an event"),
                           ("child", "a child without an event"),
                           ("closed", "the task once its event is unmapped and closed")):
