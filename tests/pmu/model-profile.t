@@ -7,7 +7,8 @@
 # must be what the two set-ups are: the model's helpers run only while
 # a counter counts, so they are absent from the first profile and take
 # time in the second; the rows add up to the total; the CSV holds every
-# function.  Bad input is refused with one line before any guest boots.
+# function; the host's perf annotates a helper of the counted profile.
+# Bad input is refused with one line before any guest boots.
 # The program is tests/pmu/workload.c's getppid() loop, whose kernel
 # work misses the I-cache (perf stat counts the kernel too, as root).
 
@@ -71,6 +72,16 @@ with tempfile.TemporaryDirectory() as T:
     data = [os.path.join(out, f"{n}.data") for n in ("alone", "counted")]
     check("model-profile: both profiles kept for perf report",
           all(os.path.isfile(d) and os.path.getsize(d) > 0 for d in data), str(data))
+    # perf annotate of a helper that calls another, in QEMU, a position-
+    # independent program (kernel patch "perf annotate: Hold a map
+    # reference while looking up a branch target": it crashed at the
+    # first call)
+    a = subprocess.run([os.path.join(TOP, "build/perf-host/perf"), "annotate", "-i", data[1],
+                        "--stdio", "helper_leon3_cache_ifetch"], capture_output=True, text=True)
+    check("host perf annotate helper_leon3_cache_ifetch of the counted profile: exits 0 "
+          "with its disassembly, its calls of icache_miss among it",
+          a.returncode == 0 and re.search(r"call\s+[0-9a-f]+ <icache_miss>", a.stdout),
+          f"exit {a.returncode}: {(a.stdout + a.stderr)[-300:]}")
 
     for args, what, want in (
             (["/no/such/program"], "a program that is not there", "no such file"),

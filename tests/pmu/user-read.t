@@ -24,7 +24,7 @@ from the PMU's user window (tests/pmu/user-read.c, on 1, 2 and 4 CPUs):
   the same CPU; a disabled event's index is 0;
 - a store to the window ends the task with SIGSEGV;
 - perf's own "User space counter reading" tests (libperf's
-  perf_mmap__read_self(), kernel patch 0050) pass, their loops' counts
+  perf_mmap__read_self(), kernel patch 0051) pass, their loops' counts
   read from the window, and are skipped with sysfs rdpmc 0;
 - sysfs rdpmc: 0 makes new events unreadable (cap_user_rdpmc 0), values
   other than 0 and 1 are refused;
