@@ -709,14 +709,15 @@ static void leon3_pmu_uwin_sync(void *info)
 
 /*
  * A task maps a readable event (with its mm's mmap lock): its mm's tasks
- * may read the window from now on, and every CPU checks the task it
- * runs, as x86 does for rdpmc.
+ * may read the window from now on, and, for the mm's first such event,
+ * every CPU checks the task it runs, as x86 does for rdpmc.
  */
 static void leon3_pmu_event_mapped(struct perf_event *event,
 				   struct mm_struct *mm)
 {
 	struct leon3_rdpmc_mm *m, *new;
 	unsigned long flags;
+	bool added = false;
 
 	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
 		return;
@@ -731,10 +732,12 @@ static void leon3_pmu_event_mapped(struct perf_event *event,
 		hash_add_rcu(leon3_rdpmc_mms, &new->node, (unsigned long)mm);
 		WRITE_ONCE(leon3_rdpmc_nr, leon3_rdpmc_nr + 1);
 		new = NULL;
+		added = true;
 	}
 	raw_spin_unlock_irqrestore(&leon3_rdpmc_lock, flags);
 	kfree(new);	/* not needed, or a failed allocation: no user reads */
-	on_each_cpu(leon3_pmu_uwin_sync, NULL, 1);
+	if (added)
+		on_each_cpu(leon3_pmu_uwin_sync, NULL, 1);
 }
 
 static void leon3_pmu_event_unmapped(struct perf_event *event,
