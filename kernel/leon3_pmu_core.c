@@ -416,12 +416,11 @@ static int leon3_pmu_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	/*
 	 * A task's own event may be read by the task from the window: its
-	 * counter is the task's while the task runs.  Not without the
-	 * overflow interrupt, which keeps the counter within half its range
-	 * of the count the mmap page has.
+	 * counter is the task's while the task runs.  (No window without
+	 * the overflow interrupt: leon3_pmu_init().)
 	 */
 	hwc->flags &= ~PERF_EVENT_FLAG_USER_READ_CNT;
-	if (leon3_pmu_window && READ_ONCE(leon3_pmu_rdpmc) && leon3_pmu_irqen &&
+	if (leon3_pmu_window && READ_ONCE(leon3_pmu_rdpmc) &&
 	    (event->attach_state & PERF_ATTACH_TASK))
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
@@ -1159,6 +1158,12 @@ static void leon3_pmu_switch(struct task_struct *next)
 		leon3_pmu_uwin_for(next->mm);
 }
 
+/* Whether the driver needs leon3_pmu_switch() at each context switch */
+static bool leon3_pmu_hooks_switch(void)
+{
+	return (leon3_pmu_features & FEAT_PID) || leon3_pmu_window;
+}
+
 static void leon3_pmu_reset_cpu(void *info)
 {
 	int c;
@@ -1326,9 +1331,13 @@ static int __init leon3_pmu_init(void)
 	leon3_pmu_count_only();
 	if (leon3_pmu_features & FEAT_AF)
 		leon3_pmu.nr_addr_filters = LEON3_PMU_ADDR_FILTERS;
+	/*
+	 * No user reads without the overflow interrupt, which keeps each
+	 * counter within half its range of the count the mmap page has.
+	 */
 	if (!leon3_pmu_irqen)
-		leon3_pmu_window = 0;	/* no user reads: see event_init */
-	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window) {
+		leon3_pmu_window = 0;
+	if (leon3_pmu_hooks_switch()) {
 		ret = sparc32_set_switch_hook(leon3_pmu_switch);
 		if (ret)
 			goto fail_irqs;
@@ -1356,7 +1365,7 @@ fail_pmu:
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
 fail_hook:
-	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window)
+	if (leon3_pmu_hooks_switch())
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 fail_irqs:
 	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
@@ -1369,7 +1378,7 @@ static void __exit leon3_pmu_exit(void)
 		leon3_trace_exit();
 	perf_pmu_unregister(&leon3_pmu);
 	leon3_pmu_registered = false;
-	if ((leon3_pmu_features & FEAT_PID) || leon3_pmu_window)
+	if (leon3_pmu_hooks_switch())
 		sparc32_clear_switch_hook(leon3_pmu_switch);
 	cpuhp_remove_state(leon3_pmu_cpuhp);	/* stops every CPU's PMU */
 }
